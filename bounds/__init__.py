@@ -1,0 +1,6 @@
+"""The catalog: every statement of the five papers as a ``dptheory`` Theorem.
+
+One module per paper (``zhang2021``, ``tran2022``, ``yang2022``, ``wang2020``,
+``zhang2017``), each exposing ``ITEMS: list[dptheory.symbolic.Theorem]``. They are
+registered through the ``dptheory.catalogs`` entry point.
+"""

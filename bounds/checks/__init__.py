@@ -1,0 +1,28 @@
+"""Checks of catalog items that need no objective (property tests of privacy and
+sensitivity claims against independent computations).
+
+Each submodule exposes ``CHECKS: list[dptheory.verify.Check]``. ``dptheory`` discovers
+this package through the ``dptheory.checks`` entry point and calls :func:`checks`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from dptheory.verify import Check
+
+# One module per family of claims; each is independent of the others.
+MODULES = ("privacy_accounting", "privacy_tree")
+
+
+def checks() -> list[Check]:
+    out: list[Check] = []
+    for name in MODULES:
+        try:
+            module = importlib.import_module(f"bounds.checks.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"bounds.checks.{name}":
+                continue
+            raise
+        out.extend(module.CHECKS)
+    return out

@@ -1,0 +1,5 @@
+import sys
+
+from dptheory.cli import main
+
+sys.exit(main())

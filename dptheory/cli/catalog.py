@@ -1,0 +1,265 @@
+"""Catalog commands: list, show, derive, compare, table, findings."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+from typing import Any
+
+import sympy as sp
+
+from dptheory import registry
+from dptheory.cli import add_command
+from dptheory.errors import UsageError
+from dptheory.symbolic.derive import compare, derive
+from dptheory.symbolic.theorem import KINDS
+
+
+def register(sub: Any) -> None:
+    p = add_command(sub, "list", cmd_list, "list catalog items")
+    p.add_argument("--paper", help="paper key, e.g. tran2022")
+    p.add_argument("--kind", choices=KINDS, help="item kind")
+
+    p = add_command(sub, "show", cmd_show, "statement, hypotheses, settings, stated and derived rate")
+    p.add_argument("id")
+    p.add_argument("--latex", action="store_true", help="print LaTeX instead of Markdown")
+
+    p = add_command(sub, "derive", cmd_derive, "derive rates from explicit bounds at the settings")
+    p.add_argument("ids", nargs="*", metavar="ID")
+    p.add_argument("--all", action="store_true", help="every item with a bound and a rate")
+
+    p = add_command(sub, "compare", cmd_compare, "compare two items' stated rates")
+    p.add_argument("a", metavar="ID")
+    p.add_argument("b", metavar="ID")
+    p.add_argument("--vary", default="n", help="the variable that grows (default n)")
+    p.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
+                   help="fix variables, e.g. d=100 eps=1")
+    p.add_argument("--derived", action="store_true",
+                   help="compare the derived leading terms instead of the stated rates")
+    p.add_argument("--map", metavar="PNG", help="save a numeric regime map over --vary and --y")
+    p.add_argument("--y", default="d", help="second axis of the regime map (default d)")
+    p.add_argument("--range", nargs=4, type=float, default=[1e2, 1e8, 1, 1e4],
+                   metavar=("XLO", "XHI", "YLO", "YHI"), help="regime map ranges")
+
+    p = add_command(sub, "table", cmd_table, "the cross-paper rate table, generated from the catalog")
+    p.add_argument("--measure", help="keep rows whose measured quantity contains this text")
+    p.add_argument("--format", choices=("markdown", "latex", "csv"), default="markdown")
+
+    p = add_command(sub, "findings", cmd_findings, "every claim a check marks as failing")
+    p.add_argument("--only", nargs="*", metavar="ID", help="item ids or check ids to run")
+    p.add_argument("--no-checks", action="store_true",
+                   help="symbolic findings only (skip property checks)")
+
+
+# -- list / show ------------------------------------------------------------------------
+def cmd_list(args: argparse.Namespace) -> tuple[Any, str]:
+    items = list(registry.items().values())
+    papers = sorted({i.paper for i in items})
+    if args.paper and args.paper not in papers:
+        raise UsageError(f"unknown paper {args.paper!r}; choose from {papers}")
+    rows = [i.summary() for i in items
+            if (not args.paper or i.paper == args.paper) and (not args.kind or i.kind == args.kind)]
+    width = max((len(r["id"]) for r in rows), default=10)
+    text = "\n".join(f"{r['id']:<{width}}  {r['kind']:<15} {r['provenance']:<13} {r['title']}"
+                     for r in rows)
+    return rows, text + f"\n\n{len(rows)} items"
+
+
+def cmd_show(args: argparse.Namespace) -> tuple[Any, str]:
+    item = registry.get(args.id)
+    d = derive(item)
+    data = {**item.summary(), "statement": item.statement,
+            "assumptions": [a.as_dict() for a in item.assumptions],
+            "hypotheses": [{"label": l, "relation": sp.sstr(r)} for l, r in item.hypotheses],
+            "settings": {str(k): sp.sstr(v) for k, v in item.settings.items()},
+            "bound": None if item.bound is None else sp.sstr(item.bound),
+            "direction": item.direction,
+            "rate": None if item.rate is None else sp.sstr(item.rate),
+            "rate_notation": item.rate_notation,
+            "relations": {k: sp.sstr(v) for k, v in item.relations.items()},
+            "expressions": {k: sp.sstr(v) for k, v in item.expressions.items()},
+            "derivation": d.as_dict(), "notes": item.notes}
+    if args.latex:
+        return data, item.to_latex()
+    text = item.to_markdown()
+    if d.verdict != "not-derivable":
+        text += f"\n\n**Derived:** {d.derived}  →  {d.verdict}"
+        if d.regime is not None and d.regime is not sp.true:
+            text += f" when {sp.sstr(d.regime)}"
+    return data, text
+
+
+# -- derive ------------------------------------------------------------------------------
+def cmd_derive(args: argparse.Namespace) -> tuple[Any, str]:
+    if args.all == bool(args.ids):
+        raise UsageError("give item ids or --all (not both)")
+    if args.all:
+        items = [i for i in registry.items().values() if i.derivable]
+    else:
+        items = [registry.get(i) for i in args.ids]
+    results = [derive(i).as_dict() for i in items]
+    lines = []
+    for r in results:
+        line = f"{r['id']:<28} {r['verdict']:<17}"
+        if r["verdict"] == "agrees-in-regime":
+            line += f" when {r['regime']}"
+        elif r["verdict"] == "disagrees":
+            diff = {k: v["difference"] for k, v in r["exponent_difference"].items()
+                    if v["difference"] != "0"}
+            line += f" exponent difference (derived - stated): {diff}"
+        elif r["verdict"] == "not-derivable":
+            line += f" {r['reason']}"
+        lines.append(line)
+    counts = {}
+    for r in results:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    lines.append("\n" + ", ".join(f"{v}: {c}" for v, c in sorted(counts.items())))
+    return results, "\n".join(lines)
+
+
+# -- compare -----------------------------------------------------------------------------
+def parse_set(pairs: list[str]) -> dict[sp.Symbol, float]:
+    from dptheory.symbolic.symbols import lookup
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise UsageError(f"--set expects NAME=VALUE, got {pair!r}")
+        name, value = pair.split("=", 1)
+        try:
+            sym = lookup(name.strip())
+        except ValueError:
+            raise UsageError(f"--set: unknown symbol {name!r}") from None
+        try:
+            num = float(value)
+        except ValueError:
+            raise UsageError(f"--set: value of {name} must be a number, got {value!r}") from None
+        if not num > 0:
+            raise UsageError(f"--set: {name} must be > 0, got {value}")
+        if sym.is_integer and num != int(num):
+            raise UsageError(f"--set: {name} must be an integer, got {value}")
+        out[sym] = num
+    return out
+
+
+def cmd_compare(args: argparse.Namespace) -> tuple[Any, str]:
+    from dptheory.symbolic.asymptotics import NotDerivable
+    from dptheory.symbolic.derive import scaling_of, substitute_settings
+    from dptheory.symbolic.symbols import lookup
+
+    a, b = registry.get(args.a), registry.get(args.b)
+    fixed = parse_set(args.set)
+    try:
+        vary = lookup(args.vary)
+    except ValueError:
+        raise UsageError(f"--vary: unknown symbol {args.vary!r}") from None
+    if vary in fixed:
+        raise UsageError(f"--vary {args.vary} is also fixed by --set")
+    exprs = []
+    for item in (a, b):
+        if args.derived:
+            if item.bound is None:
+                raise UsageError(f"{item.id} has no explicit bound to derive from")
+            exprs.append(substitute_settings(item.bound, item.settings, scaling_of(item)))
+        else:
+            if item.rate is None:
+                raise UsageError(f"{item.id} has no stated rate")
+            exprs.append(item.rate)
+    growing = {**b.growing, **a.growing}
+    try:
+        c = compare(exprs[0], exprs[1], vary=vary, growing=growing, fixed=fixed,
+                    names=(a.id, b.id))
+    except NotDerivable as exc:
+        raise UsageError(f"cannot compare: {exc}") from None
+    data = c.as_dict()
+    if args.map:
+        from dptheory.plotting import regime_map_figure
+        from dptheory.symbolic.derive import regime_map
+        try:
+            ysym = lookup(args.y)
+        except ValueError:
+            raise UsageError(f"--y: unknown symbol {args.y!r}") from None
+        x0, x1, y0, y1 = args.range
+        grid = regime_map(exprs[0], exprs[1], (vary, x0, x1), (ysym, y0, y1), fixed)
+        data["map"] = regime_map_figure(grid, (a.id, b.id), args.map)
+    lines = [f"{a.id}: {c.leading_a}   (exponent in {c.vary}: {c.exponent_a})",
+             f"{b.id}: {c.leading_b}   (exponent in {c.vary}: {c.exponent_b})",
+             f"ratio exponent: {c.ratio_exponent}"]
+    lines += [f"{r['better']} is better when {r['when']}" for r in c.regimes]
+    if not c.regimes:
+        lines.append("same order everywhere")
+    if c.crossover:
+        lines.append("crossover: " + "; ".join(c.crossover))
+    if args.map:
+        lines.append(f"regime map: {data['map']}")
+    return data, "\n".join(lines)
+
+
+# -- table -------------------------------------------------------------------------------
+TABLE_KINDS = ("theorem", "corollary", "prior-work-rate", "remark-claim", "proposition", "lemma")
+
+
+def table_rows(measure: str | None = None) -> list[dict[str, Any]]:
+    from dptheory.symbolic.derive import exponent
+    from dptheory.symbolic.symbols import S
+    rows = []
+    for item in registry.items().values():
+        if item.rate is None or item.kind not in TABLE_KINDS:
+            continue
+        if item.category not in ("utility", "sample-complexity", "stability", "runtime", ""):
+            continue
+        if measure and measure.lower() not in (item.measured or "").lower():
+            continue
+        d = derive(item) if item.derivable else None
+        exps = {}
+        for v in (S.n, S.d, S.eps):
+            try:
+                exps[str(v)] = sp.sstr(exponent(item.rate, v, direction=item.growing.get(v, 1)))
+            except Exception:  # noqa: BLE001 - rates outside the monomial calculus
+                exps[str(v)] = "?"
+        rows.append({"id": item.id, "paper": item.paper, "title": item.title,
+                     "kind": item.kind, "measured": item.measured,
+                     "assumptions": ", ".join(a.describe() for a in item.assumptions),
+                     "rate": f"{item.rate_notation}({sp.sstr(item.rate)})",
+                     "exponents": exps, "provenance": item.provenance,
+                     "derivation": d.verdict if d else "—"})
+    return rows
+
+
+def cmd_table(args: argparse.Namespace) -> tuple[Any, str]:
+    rows = table_rows(args.measure)
+    head = ["id", "measured", "rate", "n", "d", "eps", "derivation", "provenance"]
+    cells = [[r["id"], r["measured"], r["rate"], r["exponents"]["n"], r["exponents"]["d"],
+              r["exponents"]["eps"], r["derivation"], r["provenance"]] for r in rows]
+    if args.format == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf)
+        w.writerow(head)
+        w.writerows(cells)
+        return rows, buf.getvalue().rstrip()
+    if args.format == "latex":
+        def esc(s: str) -> str:
+            return s.replace("_", r"\_").replace("**", "^").replace("&", r"\&")
+        body = [" & ".join(esc(str(c)) for c in row) + r" \\" for row in cells]
+        text = "\n".join([r"\begin{tabular}{" + "l" * len(head) + "}", " & ".join(head) + r" \\",
+                          r"\hline", *body, r"\end{tabular}"])
+        return rows, text
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in cells]
+    return rows, "\n".join(lines)
+
+
+# -- findings ----------------------------------------------------------------------------
+def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
+    from dptheory.verify.findings import collect
+    findings = collect(only=args.only, run_checks=not args.no_checks)
+    data = [f.as_dict() for f in findings]
+    if not findings:
+        return data, "no findings"
+    lines = []
+    for f in findings:
+        lines.append(f"[{f.check}] {f.id}: {f.summary}")
+        if f.reproduce:
+            lines.append(f"    reproduce: {f.reproduce}")
+    lines.append(f"\n{len(findings)} findings")
+    return data, "\n".join(lines)

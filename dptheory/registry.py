@@ -1,0 +1,75 @@
+"""Discovery of catalogs and checks through entry points.
+
+``dptheory`` never imports ``bounds`` or ``simulations`` by name: a catalog is any module
+registered in the ``dptheory.catalogs`` entry-point group that exposes ``ITEMS`` (a list of
+:class:`~dptheory.symbolic.Theorem`) and optionally ``PAPER``; a checks provider is an
+entry in ``dptheory.checks`` whose object is a module with ``checks()`` or ``CHECKS``.
+A researcher's own package registers more theorems the same way.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib.metadata import entry_points
+from typing import Any
+
+from dptheory.errors import UsageError
+from dptheory.symbolic.theorem import Theorem
+
+CATALOG_GROUP = "dptheory.catalogs"
+CHECKS_GROUP = "dptheory.checks"
+
+
+def _entry_points(group: str) -> list[Any]:
+    return sorted(entry_points(group=group), key=lambda ep: ep.name)
+
+
+@functools.lru_cache(maxsize=None)
+def catalogs() -> dict[str, Any]:
+    """``{entry-point name: module}`` for every registered catalog."""
+    out = {}
+    for ep in _entry_points(CATALOG_GROUP):
+        module = ep.load()
+        if not hasattr(module, "ITEMS"):
+            raise RuntimeError(f"catalog {ep.name} ({ep.value}) has no ITEMS")
+        out[ep.name] = module
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def items() -> dict[str, Theorem]:
+    """Every catalog item by id (ids are unique across catalogs)."""
+    out: dict[str, Theorem] = {}
+    for name, module in catalogs().items():
+        for item in module.ITEMS:
+            if item.id in out:
+                raise RuntimeError(f"duplicate catalog id {item.id} (catalog {name})")
+            out[item.id] = item
+    return out
+
+
+def get(item_id: str) -> Theorem:
+    try:
+        return items()[item_id]
+    except KeyError:
+        close = [i for i in items() if i.startswith(item_id.split(".")[0])][:5]
+        hint = f"; e.g. {', '.join(close)}" if close else "; see `dptheory list`"
+        raise UsageError(f"unknown id {item_id!r}{hint}") from None
+
+
+def papers() -> dict[str, Any]:
+    return {name: getattr(m, "PAPER", None) for name, m in catalogs().items()}
+
+
+@functools.lru_cache(maxsize=None)
+def checks() -> tuple[Any, ...]:
+    out = []
+    for ep in _entry_points(CHECKS_GROUP):
+        obj = ep.load()
+        if callable(getattr(obj, "checks", None)):
+            out.extend(obj.checks())
+        elif hasattr(obj, "CHECKS"):
+            out.extend(obj.CHECKS)
+        elif callable(obj):
+            out.extend(obj())
+    return tuple(out)

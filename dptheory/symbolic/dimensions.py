@@ -1,0 +1,159 @@
+"""Dimensional analysis of statements, in the base dimensions [F] (loss) and [w] (parameter).
+
+Rules: terms of a sum, the two sides of a relation and the arguments of Max/Min share one
+dimension; arguments of log/exp/trigonometric functions and exponents are dimensionless;
+a product multiplies dimensions. Each violation is reported with the offending
+subexpression and the dimensions found (CATALOG.md, Conventions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+from sympy.core.relational import Relational
+
+from dptheory.symbolic import units as U
+from dptheory.symbolic.symbols import registered
+
+
+@dataclass(frozen=True)
+class DimensionIssue:
+    where: str           # "bound", "setting T", "hypothesis 'eps-condition'", ...
+    message: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"where": self.where, "message": self.message}
+
+
+class _Inconsistent(Exception):
+    pass
+
+
+def _same(a: sp.Expr, b: sp.Expr) -> bool:
+    return sp.simplify(a / b) == 1
+
+
+def dimension(expr: sp.Basic, issues: list[str] | None = None) -> sp.Expr:
+    """Dimension of ``expr``; inconsistencies are appended to ``issues`` (if given) and the
+    first term's dimension is carried on, so one pass reports every violation."""
+    issues = [] if issues is None else issues
+    units = {info.symbol: info.unit for info in registered().values()}
+    return _dim(sp.sympify(expr), units, issues, set())
+
+
+def _dim(e: sp.Basic, units: dict, issues: list[str], bound: set) -> sp.Expr:
+    if e.is_number or isinstance(e, sp.logic.boolalg.BooleanAtom):
+        return U.ONE
+    if isinstance(e, sp.Symbol):
+        if e in units:
+            return units[e]
+        if e in bound or e.name.startswith(("log(", "polylog_", "_")) or e.is_integer:
+            return U.ONE            # summation indices, polylog placeholders
+        issues.append(f"symbol {e} has no registered dimension")
+        return U.ONE
+    if isinstance(e, (sp.Sum, sp.Product)):
+        inner_bound = bound | {lim[0] for lim in e.limits}
+        for lim in e.limits:
+            for x in lim[1:]:
+                _dim(x, units, issues, inner_bound)
+        d = _dim(e.function, units, issues, inner_bound)
+        return d if isinstance(e, sp.Sum) else d  # products of dimensional terms: rare
+    if isinstance(e, sp.Add) or isinstance(e, (sp.Max, sp.Min)):
+        dims = [(a, _dim(a, units, issues, bound)) for a in e.args]
+        first = dims[0][1]
+        for a, d in dims[1:]:
+            if not _same(d, first):
+                kind = "terms of a sum" if isinstance(e, sp.Add) else f"arguments of {type(e).__name__}"
+                issues.append(f"{kind} differ: {sp.sstr(dims[0][0])} is [{first}] but "
+                              f"{sp.sstr(a)} is [{d}]")
+        return first
+    if isinstance(e, sp.Mul):
+        out = U.ONE
+        for a in e.args:
+            out = out * _dim(a, units, issues, bound)
+        return sp.powsimp(out)
+    if isinstance(e, sp.Pow):
+        de = _dim(e.exp, units, issues, bound)
+        if not _same(de, U.ONE):
+            issues.append(f"exponent {sp.sstr(e.exp)} of {sp.sstr(e)} is [{de}], not dimensionless")
+        db = _dim(e.base, units, issues, bound)
+        if _same(db, U.ONE):
+            return U.ONE
+        if e.exp.is_number:
+            return sp.powsimp(db ** e.exp)
+        issues.append(f"symbolic power of a dimensional base: {sp.sstr(e)} (base [{db}])")
+        return U.ONE
+    if isinstance(e, sp.Abs):
+        return _dim(e.args[0], units, issues, bound)
+    if isinstance(e, sp.Piecewise):
+        dims = []
+        for value, cond in e.args:
+            dims.append((value, _dim(value, units, issues, bound)))
+            _dim(cond, units, issues, bound)
+        first = dims[0][1]
+        for a, d in dims[1:]:
+            if not _same(d, first):
+                issues.append(f"branches of Piecewise differ: [{first}] vs {sp.sstr(a)} [{d}]")
+        return first
+    if isinstance(e, Relational):
+        dl = _dim(e.lhs, units, issues, bound)
+        dr = _dim(e.rhs, units, issues, bound)
+        if not _same(dl, dr):
+            issues.append(f"sides of {sp.sstr(e)} differ: [{dl}] vs [{dr}]")
+        return U.ONE
+    if isinstance(e, sp.logic.boolalg.BooleanFunction):
+        for a in e.args:
+            _dim(a, units, issues, bound)
+        return U.ONE
+    if isinstance(e, (sp.floor, sp.ceiling)):
+        d = _dim(e.args[0], units, issues, bound)
+        if not _same(d, U.ONE):
+            issues.append(f"argument of {type(e).__name__} is [{d}], not dimensionless")
+        return U.ONE
+    if isinstance(e, sp.Function):      # log, exp, sin, cosh, ...: dimensionless arguments
+        for a in e.args:
+            d = _dim(a, units, issues, bound)
+            if not _same(d, U.ONE):
+                issues.append(f"argument of {type(e).__name__} in {sp.sstr(e)} is [{d}], "
+                              "not dimensionless")
+        return U.ONE
+    if isinstance(e, (sp.Tuple, sp.MatrixBase)):
+        for a in e:
+            _dim(a, units, issues, bound)
+        return U.ONE
+    issues.append(f"cannot analyse {type(e).__name__}: {sp.sstr(e)}")
+    return U.ONE
+
+
+def check_dimensions(item) -> list[DimensionIssue]:
+    """Every dimensional inconsistency in an item's bound, settings, hypotheses, relations
+    and expressions (rates drop constants by design and are only checked internally)."""
+    out: list[DimensionIssue] = []
+
+    def run(where: str, expr: sp.Basic) -> sp.Expr:
+        issues: list[str] = []
+        d = dimension(expr, issues)
+        out.extend(DimensionIssue(where, m) for m in issues)
+        return d
+
+    if item.bound is not None:
+        d = run("bound", item.bound)
+        if item.measured_unit is not None and not _same(d, item.measured_unit):
+            out.append(DimensionIssue("bound", f"bound is [{d}] but the measured quantity "
+                                      f"({item.measured}) is [{item.measured_unit}]"))
+    if item.rate is not None:
+        run("rate", item.rate)
+    for sym, rhs in item.settings.items():
+        d = run(f"setting {sym}", rhs)
+        ds = dimension(sym)
+        if not _same(d, ds):
+            out.append(DimensionIssue(f"setting {sym}", f"{sym} is [{ds}] but its setting "
+                                      f"{sp.sstr(rhs)} is [{d}]"))
+    for label, rel in item.hypotheses:
+        run(f"hypothesis '{label}'", rel)
+    for name, rel in item.relations.items():
+        run(f"relation '{name}'", rel)
+    for name, expr in item.expressions.items():
+        run(f"expression '{name}'", expr)
+    return out

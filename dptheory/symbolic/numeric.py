@@ -1,0 +1,67 @@
+"""Numeric evaluation of catalog items (lambdify, with settings and implicit settings)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+import sympy as sp
+
+from dptheory.symbolic.symbols import lookup
+
+
+def _as_symbol_map(values: Mapping[Any, float]) -> dict[sp.Symbol, float]:
+    out: dict[sp.Symbol, float] = {}
+    for key, value in values.items():
+        sym = key if isinstance(key, sp.Symbol) else lookup(str(key))
+        out[sym] = float(value)
+    return out
+
+
+def resolve_settings(settings: Mapping[sp.Symbol, sp.Expr], values: dict[sp.Symbol, float],
+                     iterations: int = 200) -> dict[sp.Symbol, float]:
+    """Numeric values of every setting not given by the caller.
+
+    Settings may refer to each other and to themselves (implicit, e.g. T = eps n^2/log2 T):
+    all are iterated jointly to a fixed point, starting from 1 + the explicit part.
+    """
+    pending = {s: e for s, e in settings.items() if s not in values}
+    if not pending:
+        return dict(values)
+    current = dict(values)
+    guess = {s: 2.0 for s in pending}
+    for _ in range(iterations):
+        env = {**current, **guess}
+        new = {}
+        for s, e in pending.items():
+            v = e.subs(env)
+            try:
+                new[s] = float(v)
+            except TypeError:
+                missing = sorted(str(x) for x in v.free_symbols)
+                raise ValueError(f"setting {s} needs values for {missing}") from None
+        if all(math.isclose(new[s], guess[s], rel_tol=1e-13) for s in pending):
+            guess = new
+            break
+        guess = new
+    else:
+        raise ValueError(f"implicit settings {sorted(map(str, pending))} did not converge")
+    current.update(guess)
+    return current
+
+
+def evaluate(item: Any, what: str, values: Mapping[Any, float], apply_settings: bool = True) -> float:
+    expr = item.expression(what)
+    env = _as_symbol_map(values)
+    if apply_settings:
+        env = resolve_settings(item.settings, env)
+    result = sp.sympify(expr).subs(env)
+    if isinstance(result, sp.logic.boolalg.BooleanAtom):
+        return float(bool(result))
+    if result.free_symbols:
+        missing = sorted(str(s) for s in result.free_symbols)
+        raise ValueError(f"{item.id}: cannot evaluate {what}: no value for {missing}")
+    value = complex(sp.N(result, 30))
+    if abs(value.imag) > 1e-12 * max(1.0, abs(value.real)):
+        raise ValueError(f"{item.id}: {what} is not real at {values}: {value}")
+    return float(value.real)

@@ -1,0 +1,183 @@
+"""Regimes: Boolean combinations of monomial inequalities on the scaling cone.
+
+An *atom* ``p <= q`` between two monomials is the half-space ``<a, t> <= 0`` of the scale
+coordinates t >= 0 (a = signed exponent difference). A regime is a disjunction of
+conjunctions of atoms (DNF). Feasibility, implication and coverage are decided exactly by
+small linear programs on the cone (interior points only: a regime that holds only on a
+boundary, e.g. exactly d = n, is empty).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import sympy as sp
+from scipy.optimize import linprog
+
+from dptheory.symbolic.asymptotics import Scaling, Term
+from dptheory.symbolic.symbols import registered
+
+_TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class Atom:
+    """lhs <= rhs for two monomials (lhs/rhs exponent vectors over the scaling variables)."""
+
+    lhs: tuple[sp.Expr, ...]
+    rhs: tuple[sp.Expr, ...]
+
+    def vector(self, sc: Scaling) -> np.ndarray:
+        diff = [(a - b) * s for a, b, s in zip(self.lhs, self.rhs, sc.signs)]
+        return np.array([_numeric(e) for e in diff], dtype=float)
+
+    def relation(self, sc: Scaling, strict: bool = False) -> sp.Basic:
+        diff = [sp.nsimplify(sp.simplify(a - b)) for a, b in zip(self.lhs, self.rhs)]
+        nonzero = [e for e in diff if e != 0]
+        if not nonzero:
+            return sp.true
+        # Normalise: exponent of the first variable (usually n) to +-1, else smallest to 1.
+        first = next(e for e in diff if e != 0)
+        scale = abs(first) if first.is_number else 1
+        left = sp.Mul(*[v ** (e / scale) for v, e in zip(sc.variables, diff) if _positive(e)])
+        right = sp.Mul(*[v ** (-e / scale) for v, e in zip(sc.variables, diff) if not _positive(e)
+                         and e != 0])
+        return sp.StrictLessThan(left, right, evaluate=False) if strict else \
+            sp.LessThan(left, right, evaluate=False)
+
+
+def _positive(e: sp.Expr) -> bool:
+    return bool(_numeric(e) > 0)
+
+
+def _numeric(e: sp.Expr) -> float:
+    """A number for an exponent; symbolic exponents (depending on constants) are evaluated at
+    the registry's example values of the constants."""
+    e = sp.sympify(e)
+    if e.is_number:
+        return float(e)
+    examples = {info.symbol: info.example for info in registered().values()}
+    return float(sp.N(e.subs(examples)))
+
+
+def atom(p: Term, q: Term) -> Atom:
+    return Atom(p.exps, q.exps)
+
+
+def _lp_interior(le: Sequence[np.ndarray], gt: Sequence[np.ndarray], k: int) -> bool:
+    """Is {t >= 0 : a.t <= 0 (a in le), a.t >= 0 (a in gt)} of nonempty interior?"""
+    # variables (t_1..t_k, s); maximise s.
+    c = np.zeros(k + 1)
+    c[-1] = -1.0
+    rows, rhs = [], []
+    for a in le:
+        rows.append(np.append(a, 1.0)); rhs.append(0.0)
+    for a in gt:
+        rows.append(np.append(-a, 1.0)); rhs.append(0.0)
+    for i in range(k):           # t_i >= s  (interior of the orthant)
+        r = np.zeros(k + 1); r[i] = -1.0; r[-1] = 1.0
+        rows.append(r); rhs.append(0.0)
+    a_eq = np.append(np.ones(k), 0.0)[None, :]
+    res = linprog(c, A_ub=np.array(rows) if rows else None, b_ub=np.array(rhs) if rhs else None,
+                  A_eq=a_eq, b_eq=[1.0], bounds=[(0, None)] * k + [(None, 1.0)], method="highs")
+    return bool(res.status == 0 and -res.fun > _TOL)
+
+
+class Regime:
+    """A DNF of atoms over a scaling; ``None`` conjunct list means 'everywhere'."""
+
+    def __init__(self, disjuncts: list[list[Atom]], sc: Scaling):
+        self.sc = sc
+        self.disjuncts = disjuncts
+
+    @property
+    def k(self) -> int:
+        return len(self.sc.variables)
+
+    def _feasible(self, conj: list[Atom], negated: Sequence[Atom] = ()) -> bool:
+        return _lp_interior([a.vector(self.sc) for a in conj],
+                            [a.vector(self.sc) for a in negated], self.k)
+
+    def simplify(self) -> "Regime":
+        sc = self.sc
+        out: list[list[Atom]] = []
+        for conj in self.disjuncts:
+            conj = [a for a in conj if not np.all(a.vector(sc) <= _TOL)]   # always-true atoms
+            if not self._feasible(conj):
+                continue
+            # drop atoms implied by the others
+            kept = list(conj)
+            for a in list(kept):
+                others = [b for b in kept if b is not a]
+                if not self._feasible(others, [a]):
+                    kept.remove(a)
+            out.append(kept)
+        # drop disjuncts contained in another one
+        final: list[list[Atom]] = []
+        for i, c in enumerate(out):
+            contained = False
+            for j, other in enumerate(out):
+                if i == j:
+                    continue
+                # c subset of other  <=>  c and not(atom of other) infeasible for each atom
+                if all(not self._feasible(c, [b]) for b in other) and \
+                        (j < i or not all(not self._feasible(other, [b]) for b in c)):
+                    contained = True
+                    break
+            if not contained:
+                final.append(c)
+        return Regime(final, sc)
+
+    @property
+    def empty(self) -> bool:
+        return not self.disjuncts
+
+    @property
+    def everywhere(self) -> bool:
+        """True iff the complement has empty interior."""
+        if any(not c for c in self.disjuncts):
+            return True
+        # complement = AND over disjuncts of OR over negated atoms; check every choice.
+        import itertools
+        for choice in itertools.product(*self.disjuncts):
+            if _lp_interior([], [a.vector(self.sc) for a in choice], self.k):
+                return False
+        return bool(self.disjuncts)
+
+    def relation(self, strict: bool = False) -> sp.Basic:
+        if self.everywhere:
+            return sp.true
+        if self.empty:
+            return sp.false
+        parts = [sp.And(*[a.relation(self.sc, strict) for a in c]) for c in self.disjuncts]
+        return sp.Or(*parts)
+
+
+def max_le(P: list[Term], Q: list[Term], sc: Scaling, strict: bool = False) -> Regime:
+    """Region where max(P) <= max(Q):  AND_p OR_q (p <= q), as a DNF."""
+    import itertools
+    clauses = []
+    for p in P:
+        clause = [atom(p, q) for q in Q]
+        if any(np.all(a.vector(sc) <= _TOL) for a in clause):
+            continue                 # p is below some q everywhere: the clause always holds
+        clauses.append(clause)
+    disjuncts = [list(choice) for choice in itertools.product(*clauses)]
+    return Regime(disjuncts, sc).simplify()
+
+
+def max_lt(P: list[Term], Q: list[Term], sc: Scaling) -> Regime:
+    """Region where max(P) < max(Q): OR_q AND_p (p < q), q not among P's exponents."""
+    disjuncts = []
+    for q in Q:
+        conj = [atom(p, q) for p in P]
+        if any(tuple(p.exps) == tuple(q.exps) for p in P):
+            continue
+        disjuncts.append(conj)
+    return Regime(disjuncts, sc).simplify()
+
+
+def and_regimes(a: Regime, b: Regime) -> Regime:
+    return Regime([x + y for x in a.disjuncts for y in b.disjuncts], a.sc).simplify()

@@ -1,0 +1,135 @@
+"""The shared symbol registry.
+
+One SymPy symbol per *concept* (sample size, dimension, Lipschitz constant, ...), with its
+SymPy assumptions, its dimension and a description, so that every paper's expressions share
+symbols and compare directly. Papers that print another letter for a concept (tran2022's
+``N`` for the sample size, wang2020's ``p`` for the dimension, zhang2021's ``L`` for the
+Lipschitz constant) keep their notation through a theorem's ``notation`` map, used only for
+rendering.
+
+A catalog may register symbols of its own with :func:`register`; registering an existing
+name again with a different dimension or domain is an error, so two papers cannot silently
+give one symbol two meanings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import sympy as sp
+
+from dptheory.symbolic import units as U
+
+
+@dataclass(frozen=True)
+class SymbolInfo:
+    symbol: sp.Symbol
+    unit: sp.Expr
+    description: str
+    latex: str
+    domain: str          # human-readable domain, e.g. "integer >= 2"
+    example: float       # a valid value, used to evaluate items at a generic point
+
+
+_REGISTRY: dict[str, SymbolInfo] = {}
+
+#: Attribute access to every registered symbol: ``S.n``, ``S.eps``, ...
+S = SimpleNamespace()
+
+
+def register(name: str, unit: sp.Expr = U.ONE, description: str = "", *, latex: str | None = None,
+             domain: str = "> 0", integer: bool = False, positive: bool = True,
+             nonnegative: bool = False, example: float | None = None) -> sp.Symbol:
+    """Register (or fetch, if identical) the symbol ``name``; return it."""
+    kwargs: dict[str, bool] = {}
+    if integer:
+        kwargs["integer"] = True
+    if positive:
+        kwargs["positive"] = True
+    elif nonnegative:
+        kwargs["nonnegative"] = True
+    else:
+        kwargs["real"] = True
+    symbol = sp.Symbol(name, **kwargs)
+    unit = sp.sympify(unit)
+    if example is None:
+        example = 64.0 if integer else 0.5
+    info = SymbolInfo(symbol, unit, description, latex or sp.latex(sp.Symbol(name)), domain,
+                      float(example))
+    old = _REGISTRY.get(name)
+    if old is not None:
+        if old.symbol != symbol or sp.simplify(old.unit - unit) != 0:
+            raise ValueError(f"symbol {name!r} already registered with unit {old.unit} and "
+                             f"assumptions {old.symbol.assumptions0}; got unit {unit}")
+        return old.symbol
+    _REGISTRY[name] = info
+    setattr(S, name, symbol)
+    return symbol
+
+
+def info(symbol: sp.Symbol | str) -> SymbolInfo:
+    name = symbol if isinstance(symbol, str) else symbol.name
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"symbol {name!r} is not registered") from None
+
+
+def unit_of(symbol: sp.Symbol) -> sp.Expr:
+    return info(symbol).unit
+
+
+def lookup(name: str) -> sp.Symbol:
+    """The registered symbol called ``name`` (used to parse ``--set name=value``)."""
+    return info(name).symbol
+
+
+def registered() -> dict[str, SymbolInfo]:
+    return dict(_REGISTRY)
+
+
+# --- the shared symbols ---------------------------------------------------------------
+# Problem size and privacy.
+register("n", U.ONE, "number of samples (tran2022 and yang2022 print N)", integer=True,
+         domain="integer >= 2", example=10000)
+register("d", U.ONE, "dimension (wang2020 prints p)", integer=True, domain="integer >= 1",
+         example=16)
+register("eps", U.ONE, "privacy parameter epsilon", latex=r"\epsilon", example=1.0)
+register("delta", U.ONE, "privacy parameter delta", latex=r"\delta", domain="(0, 1)",
+         example=1e-5)
+register("T", U.ONE, "number of iterations", integer=True, domain="integer >= 1",
+         example=4096)
+register("B", U.ONE, "batch size", integer=True, domain="integer in [1, n]", example=32)
+register("q", U.ONE, "sampling ratio B/n", domain="(0, 1]", example=0.01)
+register("z", U.ONE, "Renyi order", domain="> 1", example=8)
+# Problem constants.
+register("G", U.GRAD, "Lipschitz constant of the per-sample loss (zhang2021, zhang2017 print L)")
+register("beta", U.SMOOTH, "smoothness constant (tran2022 prints L, wang2020 prints M)",
+         latex=r"\beta")
+register("mu", U.SMOOTH, "PL / strong-convexity constant", latex=r"\mu")
+register("theta", U.ONE, "one-point weak quasi-convexity constant", latex=r"\theta")
+register("rho", U.HESS_LIP, "Hessian-Lipschitz constant", latex=r"\rho")
+register("L0", U.SMOOTH, "L0 of (L0,L1)-generalized smoothness", latex="L_0")
+register("L1", U.L1_UNIT, "L1 of (L0,L1)-generalized smoothness", latex="L_1", positive=False,
+         nonnegative=True, domain=">= 0")
+register("tau0", U.GRAD, "affine deviation constant tau0", latex=r"\tau_0")
+register("tau1", U.ONE, "affine deviation constant tau1", latex=r"\tau_1", positive=False,
+         nonnegative=True, domain="[0, 1)", example=0.3)
+register("sigma_g", U.GRAD, "bound on the per-sample gradient standard deviation",
+         latex=r"\sigma", positive=False, nonnegative=True, domain=">= 0")
+register("Fgap", U.LOSS, "initial optimality gap F(w0) - F*", latex=r"\Delta_F")
+register("D", U.PARAM, "bound on the norm of the minimizer / distance", latex="D")
+# Step sizes and algorithm parameters.
+register("eta", U.STEP, "step size of (momentum) SGD or GD", latex=r"\eta")
+register("eta_n", U.STEP_NORMALIZED, "step size of a normalized update w - eta m/||m||",
+         latex=r"\eta")
+register("alpha_m", U.ONE, "momentum weight alpha = 1 - beta (tran2022)", latex=r"\alpha",
+         domain="(0, 1]")
+register("sigma", U.ONE, "noise multiplier (dimensionless)", latex=r"\sigma", example=2.0)
+register("C", U.GRAD, "clipping threshold", latex="C")
+register("r", U.GRAD, "regulariser of per-sample normalization g/(||g|| + r)", latex="r")
+register("alpha", U.GRAD, "target accuracy of an alpha-SOSP (a gradient norm)",
+         latex=r"\alpha")
+
+__all__ = ["S", "SymbolInfo", "register", "info", "unit_of", "lookup", "registered"]
