@@ -1,0 +1,164 @@
+"""``dptheory account | calibrate | routes``: numeric privacy accounting from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+
+from dptheory.cli import add_command
+from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS, get_epsilon_and_order, get_noise_multiplier
+from dptheory.privacy.composition import (advanced_composition_dwork_roth, amplify_tight,
+                                          amplify_wang2020, amplify_zhang2017,
+                                          zhang2017_strong_composition_printed)
+from dptheory.privacy.conversions import zcdp_to_dp
+from dptheory.privacy.gaussian import (_check_count, _check_positive, _check_rate,
+                                       _check_unit_open, gaussian_epsilon)
+from dptheory.privacy.rdp import DEFAULT_ORDERS
+
+__all__ = ["register", "compute_routes"]
+
+
+def _account(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    q = 1.0 if args.sample_rate is None else args.sample_rate
+    orders = args.orders
+    if orders is None:
+        orders = DEFAULT_ORDERS if args.sampling == "poisson" else FIXED_SIZE_ORDERS
+    eps, order = get_epsilon_and_order(
+        noise_multiplier=args.noise_multiplier, target_delta=args.delta, sample_rate=q,
+        steps=args.steps, sampling=args.sampling, conversion=args.conversion, orders=orders)
+    data = {"epsilon": eps, "delta": args.delta, "order": order,
+            "noise_multiplier": args.noise_multiplier, "sample_rate": q, "steps": args.steps,
+            "sampling": args.sampling if q < 1 else "none", "conversion": args.conversion}
+    what = (f"{args.steps} steps of the Gaussian (noise multiplier {args.noise_multiplier})"
+            if q == 1.0 else
+            f"{args.steps} steps of the {args.sampling}-sampled Gaussian "
+            f"(q={q}, noise multiplier {args.noise_multiplier})")
+    text = (f"{what}: (eps={eps:.6g}, delta={args.delta:g})-DP "
+            f"[RDP, {args.conversion} conversion, optimal order {order:g}]")
+    return data, text
+
+
+def _calibrate(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    sigma = get_noise_multiplier(target_epsilon=args.target_epsilon, target_delta=args.target_delta,
+                                 sample_rate=args.sample_rate, steps=args.steps,
+                                 epochs=args.epochs, sampling=args.sampling,
+                                 conversion=args.conversion)
+    eps, order = get_epsilon_and_order(noise_multiplier=sigma, target_delta=args.target_delta,
+                                       sample_rate=args.sample_rate, steps=args.steps,
+                                       epochs=args.epochs, sampling=args.sampling,
+                                       conversion=args.conversion)
+    data = {"noise_multiplier": sigma, "epsilon": eps, "order": order,
+            "target_epsilon": args.target_epsilon, "target_delta": args.target_delta,
+            "sample_rate": args.sample_rate, "steps": args.steps, "epochs": args.epochs,
+            "sampling": args.sampling, "conversion": args.conversion}
+    text = (f"noise multiplier {sigma:.6g} gives (eps={eps:.6g}, delta={args.target_delta:g})-DP "
+            f"(target eps {args.target_epsilon:g}, order {order:g})")
+    return data, text
+
+
+def compute_routes(noise_multiplier: float, sample_rate: float, steps: int,
+                   delta: float) -> list[dict[str, Any]]:
+    """Every accounting route for T steps of the q-sampled Gaussian, side by side.
+
+    Each row is ``{route, epsilon, delta, note}``; ``epsilon`` is None when the route does
+    not apply (its note says why).
+    """
+    S = _check_positive("noise_multiplier", noise_multiplier)
+    q = _check_rate("sample_rate", sample_rate)
+    T = _check_count("steps", steps)
+    d = _check_unit_open("delta", delta)
+    rows: list[dict[str, Any]] = []
+
+    def add(route: str, eps: float | None, dl: float, note: str) -> None:
+        rows.append({"route": route, "epsilon": None if eps is None else float(eps),
+                     "delta": float(dl), "note": note})
+
+    for sampling in ("poisson", "fixed-size"):
+        for conv in ("improved", "mironov"):
+            e, o = get_epsilon_and_order(noise_multiplier=S, target_delta=d, sample_rate=q,
+                                         steps=T, sampling=sampling, conversion=conv)
+            rel = "add/remove" if sampling == "poisson" else "substitution"
+            add(f"rdp/{sampling}/{conv}", e, d, f"exact subsampled RDP ({rel}), order {o:g}")
+    rho = T / (2 * S ** 2)
+    add("zcdp/no-amplification", zcdp_to_dp(rho, d), d,
+        "rho = T/(2 sigma^2), Bun-Steinke conversion (wang2020 Lemmas 3-5); ignores sampling")
+
+    # wang2020: per step delta/(2T), Lemma 2 amplification, Lemma 1 / Dwork-Roth with delta' = delta/2
+    d0 = d / (2 * T)
+    e0 = gaussian_epsilon(d0, sigma=S)
+    if e0 > 0:
+        ea, da = amplify_wang2020(e0, d0, q)
+        e, dt = advanced_composition_dwork_roth(ea, T, d / 2, da)
+        add("advanced-composition/wang2020", e, dt,
+            f"per step exact Gaussian eps {e0:.4g} at delta/(2T); (2 q eps, delta) amplification "
+            "(valid for eps <= 1 only); Dwork-Roth composition")
+    else:
+        add("advanced-composition/wang2020", None, d, "per-step eps is 0")
+    # zhang2017: per step delta0 with T q delta0 = delta/2; Lemma 9 then Lemma 10 (printed and DR)
+    d0z = d / (2 * T * q)
+    if d0z < 1:
+        e0 = gaussian_epsilon(d0z, sigma=S)
+        ea, da = amplify_zhang2017(e0, d0z, q)
+        if ea > 0:
+            e, dt = zhang2017_strong_composition_printed(ea, T, d / 2, da)
+            add("advanced-composition/zhang2017-printed", e, dt,
+                "Lemma 9 (2 q eps, q delta) amplification, Lemma 10 as printed (eps inside sqrt)")
+            e, dt = advanced_composition_dwork_roth(ea, T, d / 2, da)
+            add("advanced-composition/zhang2017-dwork-roth", e, dt,
+                "Lemma 9 amplification, Dwork-Roth Thm 3.20 composition")
+            et, dt2 = amplify_tight(e0, d0z, q)
+            e, dt = advanced_composition_dwork_roth(et, T, d / 2, dt2)
+            add("advanced-composition/tight-amplification", e, dt,
+                "log(1 + q(e^eps - 1)) amplification (Balle et al. 2018), Dwork-Roth composition")
+    else:
+        add("advanced-composition/zhang2017-printed", None, d,
+            "per-step delta delta/(2Tq) >= 1: route does not apply")
+    eps_classic = math.sqrt(2 * math.log(1.25 / d)) / S
+    add("classic-gaussian/per-step", eps_classic, d,
+        "ONE step, sigma = sqrt(2 ln(1.25/delta))/eps inverted; Dwork-Roth proves it only for eps < 1")
+    add("exact-gaussian/per-step", gaussian_epsilon(d, sigma=S), d,
+        "ONE step, exact privacy curve (Balle-Wang 2018), no sampling")
+    return rows
+
+
+def _routes(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
+    rows = compute_routes(args.noise_multiplier, args.sample_rate, args.steps, args.delta)
+    w = max(len(r["route"]) for r in rows)
+    lines = [f"{'route':<{w}}  {'epsilon':>12}  {'delta':>10}  note"]
+    for r in rows:
+        e = "n/a" if r["epsilon"] is None else f"{r['epsilon']:.6g}"
+        lines.append(f"{r['route']:<{w}}  {e:>12}  {r['delta']:>10.3g}  {r['note']}")
+    return rows, "\n".join(lines)
+
+
+def register(sub: Any) -> None:
+    p = add_command(sub, "account", _account,
+                    "epsilon of T steps of the (subsampled) Gaussian by RDP accounting")
+    p.add_argument("--noise-multiplier", type=float, required=True)
+    p.add_argument("--sample-rate", type=float, default=None,
+                   help="sampling rate q; omit for the plain Gaussian")
+    p.add_argument("--steps", type=int, required=True)
+    p.add_argument("--delta", type=float, required=True)
+    p.add_argument("--sampling", choices=("poisson", "fixed-size"), default="poisson")
+    p.add_argument("--orders", type=float, nargs="+", default=None)
+    p.add_argument("--conversion", choices=("improved", "mironov"), default="improved")
+
+    p = add_command(sub, "calibrate", _calibrate,
+                    "smallest noise multiplier reaching a target (epsilon, delta)")
+    p.add_argument("--target-epsilon", type=float, required=True)
+    p.add_argument("--target-delta", type=float, required=True)
+    p.add_argument("--sample-rate", type=float, required=True)
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--steps", type=int)
+    g.add_argument("--epochs", type=float)
+    p.add_argument("--sampling", choices=("poisson", "fixed-size"), default="poisson")
+    p.add_argument("--conversion", choices=("improved", "mironov"), default="improved")
+
+    p = add_command(sub, "routes", _routes,
+                    "every accounting route for the same schedule, side by side")
+    p.add_argument("--noise-multiplier", type=float, required=True)
+    p.add_argument("--sample-rate", type=float, required=True)
+    p.add_argument("--steps", type=int, required=True)
+    p.add_argument("--delta", type=float, required=True)

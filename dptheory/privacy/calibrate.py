@@ -1,0 +1,119 @@
+"""Noise calibration for (subsampled) Gaussian training: sigma for a target (eps, delta).
+
+``get_epsilon`` accounts ``steps`` compositions of the (subsampled) Gaussian with RDP
+(:mod:`dptheory.privacy.rdp`) and converts to (eps, delta)
+(:mod:`dptheory.privacy.conversions`). ``get_noise_multiplier`` inverts it by bisection:
+eps(sigma) is non-increasing in sigma because the RDP at every order is (the minimum of
+non-increasing functions is non-increasing).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from dptheory.privacy.conversions import CONVERSIONS, eps_from_rdp
+from dptheory.privacy.events import SAMPLINGS, GaussianEvent, SampledEvent, SelfComposedEvent, rdp_of
+from dptheory.privacy.gaussian import _check_count, _check_positive, _check_rate, _check_unit_open
+from dptheory.privacy.rdp import DEFAULT_ORDERS
+
+__all__ = ["resolve_steps", "get_epsilon", "get_epsilon_and_order", "get_noise_multiplier",
+           "ACCOUNTANTS"]
+
+ACCOUNTANTS = ("rdp",)
+#: Orders for the fixed-size bound: its Theorem-27 terms cost O(alpha^2) high-precision
+#: operations, so the grid stops at 128 (integer orders; fractional ones interpolate).
+FIXED_SIZE_ORDERS: tuple[float, ...] = tuple(
+    [1.0 + x / 10.0 for x in range(1, 100)] + [float(a) for a in range(11, 64)] + [128.0])
+
+
+def resolve_steps(sample_rate: float, steps: int | None, epochs: float | None) -> int:
+    """Exactly one of steps / epochs; epochs -> steps = ceil(epochs / sample_rate)."""
+    if (steps is None) == (epochs is None):
+        raise ValueError("exactly one of steps or epochs must be given")
+    if steps is not None:
+        return _check_count("steps", steps)
+    epochs = _check_positive("epochs", epochs)
+    # round away float noise such as 3/0.1 = 30.000000000000004 before the ceiling
+    return max(1, math.ceil(round(epochs / sample_rate, 9)))
+
+
+def _validate(accountant: str, sampling: str, conversion: str) -> None:
+    if accountant not in ACCOUNTANTS:
+        raise ValueError(f"accountant must be one of {ACCOUNTANTS}, got {accountant!r}")
+    if sampling not in SAMPLINGS:
+        raise ValueError(f"sampling must be one of {SAMPLINGS}, got {sampling!r}")
+    if conversion not in CONVERSIONS:
+        raise ValueError(f"conversion must be one of {CONVERSIONS}, got {conversion!r}")
+
+
+def get_epsilon_and_order(*, noise_multiplier: float, target_delta: float,
+                          sample_rate: float = 1.0, steps: int | None = None,
+                          epochs: float | None = None, accountant: str = "rdp",
+                          sampling: str = "poisson", conversion: str = "improved",
+                          orders: Sequence[float] | None = None) -> tuple[float, float]:
+    """(eps, optimal order) of ``steps`` compositions of the sampled Gaussian at ``target_delta``."""
+    _check_positive("noise_multiplier", noise_multiplier)
+    _check_unit_open("target_delta", target_delta)
+    _check_rate("sample_rate", sample_rate)
+    _validate(accountant, sampling, conversion)
+    T = resolve_steps(sample_rate, steps, epochs)
+    if orders is None:
+        orders = DEFAULT_ORDERS if sampling == "poisson" else FIXED_SIZE_ORDERS
+    orders = np.asarray(orders, dtype=np.float64)
+    base = GaussianEvent(noise_multiplier)
+    step = base if sample_rate == 1.0 else SampledEvent(sample_rate, sampling, base)
+    rdp = rdp_of(SelfComposedEvent(step, T), orders)
+    return eps_from_rdp(orders, rdp, target_delta, conversion)
+
+
+def get_epsilon(**kwargs) -> float:
+    """eps of the schedule; same keywords as :func:`get_epsilon_and_order`."""
+    return get_epsilon_and_order(**kwargs)[0]
+
+
+def get_noise_multiplier(*, target_epsilon: float, target_delta: float, sample_rate: float,
+                         steps: int | None = None, epochs: float | None = None,
+                         accountant: str = "rdp", sampling: str = "poisson",
+                         conversion: str = "improved",
+                         orders: Sequence[float] | None = None,
+                         rtol: float = 1e-5) -> float:
+    """Smallest noise multiplier sigma (to ``rtol``) with eps(sigma) <= target_epsilon.
+
+    Bisection on the non-increasing map sigma -> eps(sigma); the returned sigma is the
+    upper end of the final bracket, so eps(sigma) <= target always, and sigma is within
+    ``rtol`` (default 1e-5, i.e. well inside 1e-4) relative of the smallest such sigma
+    on the accountant's order grid.
+    """
+    target_epsilon = _check_positive("target_epsilon", target_epsilon)
+    _check_unit_open("target_delta", target_delta)
+    _check_rate("sample_rate", sample_rate)
+    _validate(accountant, sampling, conversion)
+    T = resolve_steps(sample_rate, steps, epochs)
+
+    def eps(s: float) -> float:
+        return get_epsilon(noise_multiplier=s, target_delta=target_delta,
+                           sample_rate=sample_rate, steps=T, sampling=sampling,
+                           conversion=conversion, orders=orders, accountant=accountant)
+
+    lo = hi = 1.0
+    while eps(hi) > target_epsilon:
+        hi *= 2.0
+        if hi > 1e7:
+            raise ValueError(f"target_epsilon {target_epsilon} is not reachable "
+                             "(noise multiplier would exceed 1e7)")
+    lo = hi / 2.0
+    while eps(lo) <= target_epsilon:
+        hi = lo
+        lo /= 2.0
+        if lo < 1e-6:
+            return hi
+    while hi - lo > rtol * hi:
+        mid = 0.5 * (lo + hi)
+        if eps(mid) <= target_epsilon:
+            hi = mid
+        else:
+            lo = mid
+    return hi

@@ -1,0 +1,191 @@
+"""Each check of bounds.checks.privacy_accounting runs, is deterministic, and returns the
+verdict that an independent computation predicts (mpmath integrals, closed forms)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import mpmath as mp
+import pytest
+
+from bounds.checks.privacy_accounting import (CHECKS, kov_log_delta, rr_composition_log_delta,
+                                              subsampled_gaussian_log_delta)
+from dptheory.verify import Check, CheckResult
+
+BY_ID = {c.id: c for c in CHECKS}
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, CheckResult]:
+    return {c.id: c.run() for c in CHECKS}
+
+
+def gauss_delta_mp(eps, sigma, sens=1.0):
+    with mp.workdps(50):
+        s, d, e = mp.mpf(sigma), mp.mpf(sens), mp.mpf(eps)
+        return mp.ncdf(d / (2 * s) - e * s / d) - mp.e ** e * mp.ncdf(-d / (2 * s) - e * s / d)
+
+
+def mixture_hockey_stick_mp(eps, q, sigma):
+    """Brute force: max over directions of the integral of max(0, p - e^eps q) for the pair
+    P = (1-q)N(0,s^2) + qN(1,s^2), Q = N(0,s^2). The kinks of the integrand (where
+    p = e^eps q) are located numerically by bisection and used as quadrature breakpoints."""
+    with mp.workdps(40):
+        s, Q, E = mp.mpf(sigma), mp.mpf(q), mp.e ** mp.mpf(eps)
+        p = lambda x: (1 - Q) * mp.npdf(x, 0, s) + Q * mp.npdf(x, 1, s)
+        r = lambda x: mp.npdf(x, 0, s)
+
+        def kink(f):
+            # f changes sign once on the real line (if at all): bracket it and bisect
+            lo, hi = mp.mpf(-1e4), mp.mpf(1e4)
+            flo, fhi = f(lo), f(hi)
+            if mp.sign(flo) == mp.sign(fhi):
+                return []
+            for _ in range(200):
+                mid = (lo + hi) / 2
+                if mp.sign(f(mid)) == mp.sign(flo):
+                    lo = mid
+                else:
+                    hi = mid
+            return [lo]
+
+        out = []
+        for a, b in ((p, r), (r, p)):
+            g = lambda x: mp.log(a(x)) - mp.log(b(x)) - mp.mpf(eps)
+            ks = kink(g)
+            pts = sorted(set([mp.mpf(-1), mp.mpf(0), mp.mpf(1), mp.mpf(2)] + ks))
+            pts = [-mp.inf, pts[0] - 20 * s] + pts + [pts[-1] + 20 * s, mp.inf]
+            out.append(mp.quad(lambda x: max(mp.mpf(0), a(x) - E * b(x)), pts))
+        return float(max(out))
+
+
+def test_checks_are_well_formed_and_ids_unique():
+    assert all(isinstance(c, Check) for c in CHECKS)
+    assert len(BY_ID) == len(CHECKS)
+    items = {c.item for c in CHECKS}
+    assert {"wang2020.def3", "zhang2017.lemma1", "wang2020.lemma1", "wang2020.lemma2",
+            "zhang2017.lemma9", "wang2020.lemma3", "wang2020.lemma4", "zhang2017.lemma10",
+            "tran2022.thm4", "tran2022.thm8"} <= items
+
+
+def test_evidence_is_json_and_deterministic(results):
+    for cid, r in results.items():
+        json.dumps(r.evidence)
+        if cid.startswith("wang2020.lemma2") or cid.startswith("tran2022"):
+            assert BY_ID[cid].run() == r
+
+
+def test_discovered_through_bounds_checks():
+    from bounds.checks import checks
+    assert {c.id for c in CHECKS} <= {c.id for c in checks()}
+
+
+# ----------------------------------------------------------------- reference helpers
+
+@pytest.mark.parametrize("eps,q,sigma", [(0.004, 0.001, 0.5), (0.5, 0.1, 1.0), (2.0, 0.5, 2.0),
+                                         (0.02, 0.01, 5.0)])
+def test_subsampled_profile_matches_brute_force(eps, q, sigma):
+    assert math.exp(subsampled_gaussian_log_delta(eps, q, sigma)) == pytest.approx(
+        mixture_hockey_stick_mp(eps, q, sigma), rel=1e-7)
+
+
+def test_rr_composition_matches_enumeration():
+    # brute force over all 2^k outcomes of k-fold randomized response
+    from itertools import product
+    eps0, k, eg = 0.7, 6, 1.0
+    p = math.exp(eps0) / (1 + math.exp(eps0))
+    tot = 0.0
+    for bits in product((0, 1), repeat=k):
+        P = math.prod(p if b == 0 else 1 - p for b in bits)
+        Q = math.prod(1 - p if b == 0 else p for b in bits)
+        tot += max(0.0, P - math.exp(eg) * Q)
+    assert math.exp(rr_composition_log_delta(eg, eps0, k)) == pytest.approx(tot, rel=1e-12)
+    assert math.exp(kov_log_delta(eg, eps0, 0.01, k)) == pytest.approx(
+        1 - 0.99 ** k * (1 - tot), rel=1e-12)
+
+
+# ----------------------------------------------------------------- verdicts
+
+@pytest.mark.parametrize("cid", ["wang2020.def3:classic-calibration-exact-curve",
+                                 "zhang2017.lemma1:classic-calibration-exact-curve"])
+def test_classic_calibration_fails_with_minimal_counterexample(results, cid):
+    r = results[cid]
+    # independent prediction on the same grid with mpmath
+    fails = []
+    for eps in (0.05, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0):
+        for delta in (1e-9, 1e-5, 1e-3, 1e-2, 0.1):
+            sigma = math.sqrt(2 * math.log(1.25 / delta)) / eps
+            if gauss_delta_mp(eps, sigma) > delta * (1 + 1e-9):
+                fails.append((eps, delta))
+    assert fails, "the classic calibration is known to fail for large eps"
+    assert r.verdict == "fail"
+    assert r.evidence["n_fail"] == len(fails)
+    m = r.evidence["minimal_counterexample"]
+    assert (m["eps"], m["delta"]) == min(fails)
+    assert m["exact_delta"] == pytest.approx(float(gauss_delta_mp(m["eps"], m["sigma"])), rel=1e-4)
+    assert all(e >= 1 for e, _ in fails)        # Dwork-Roth's theorem covers eps < 1
+
+
+def test_wang2020_lemma1_passes(results):
+    r = results["wang2020.lemma1:advanced-composition"]
+    assert r.verdict == "pass"
+    # closed form: composed/eps = 1/2 + T e'(e^e' - 1)/eps, worst at eps = 1, delta -> 1, T = 1
+    e1 = 1 / (2 * math.sqrt(2 * math.log(2 / 0.999)))
+    assert r.evidence["worst_dwork_roth"]["ratio"] == pytest.approx(0.5 + e1 * math.expm1(e1))
+
+
+@pytest.mark.parametrize("cid,zhang", [("wang2020.lemma2:subsampled-gaussian-profile", False),
+                                       ("zhang2017.lemma9:subsampled-gaussian-profile", True)])
+def test_amplification_fails_and_counterexample_is_real(results, cid, zhang):
+    r = results[cid]
+    assert r.verdict == "fail"
+    assert r.evidence["tight_bound_consistent"]
+    m = r.evidence["minimal_counterexample"]
+    eps, q, sigma = m["eps"], m["q"], m["sigma"]
+    base = float(gauss_delta_mp(eps, sigma))
+    claimed_eps, claimed_delta = 2 * q * eps, (q * base if zhang else base)
+    assert mixture_hockey_stick_mp(claimed_eps, q, sigma) > claimed_delta
+    # the printed lemmas are Bassily/Beimel results for eps <= 1: no counterexample there
+    assert r.evidence["fail_with_eps_le_1"] == []
+
+
+def test_lemma3_phi_and_lemma4_pass(results):
+    assert results["wang2020.lemma3:zcdp-to-dp"].verdict == "pass"
+    assert results["wang2020.lemma3:phi-identity"].verdict == "pass"
+    assert results["wang2020.lemma4:renyi-divergence"].verdict == "pass"
+
+
+def test_zhang2017_lemma10(results):
+    r = results["zhang2017.lemma10:vs-dwork-roth"]
+    assert r.verdict == "fail"
+    m = r.evidence["minimal_counterexample"]
+    assert m["eps"] > 1 and m["printed"] < m["dwork_roth"]
+    # the printed form is still not violated by the optimal composition on the grid
+    assert results["zhang2017.lemma10:optimal-composition"].verdict == "pass"
+
+
+@pytest.mark.parametrize("cid,c_sigma,c_rdp,cond", [
+    ("tran2022.thm4:rdp-conversion-region", 2.0, 1.0, True),
+    ("tran2022.thm8:rdp-conversion-region", 4.0, 3.0, False)])
+def test_tran2022_conversion_region(results, cid, c_sigma, c_rdp, cond):
+    r = results[cid]
+    # closed form: min_z rho z + L/(z-1) = rho + 2 sqrt(rho L), rho = c_rdp/(2 sigma^2)
+    predicted = []
+    for eps in (0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0):
+        for delta in (1e-9, 1e-5, 1e-2, 0.1, 0.5, 0.9):
+            L = math.log(1 / delta)
+            rho = c_rdp * eps ** 2 / (2 * c_sigma ** 2 * L)
+            if rho + 2 * math.sqrt(rho * L) > eps * (1 + 1e-9) and \
+                    (not cond or delta >= math.exp(-eps)):
+                predicted.append((eps, delta))
+    got = sorted((f["eps"], f["delta"]) for f in r.evidence["failures"])
+    assert got == sorted(predicted) and predicted
+    assert r.verdict == "fail"
+    m = r.evidence["minimal_counterexample"]
+    assert (m["eps"], m["delta"]) == min(predicted, key=lambda t: (t[0], -t[1]))
+    # the numeric boundary agrees with delta = exp(-c eps), c = k/(1 - 2 sqrt(k))
+    k = c_rdp / (2 * c_sigma ** 2)
+    c = k / (1 - 2 * math.sqrt(k))
+    for eps, d in r.evidence["delta_boundary_by_eps_numeric"].items():
+        assert d == pytest.approx(math.exp(-c * float(eps)), rel=1e-4)
