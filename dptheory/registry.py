@@ -18,6 +18,7 @@ from dptheory.symbolic.theorem import Theorem
 
 CATALOG_GROUP = "dptheory.catalogs"
 CHECKS_GROUP = "dptheory.checks"
+OBJECTIVES_GROUP = "dptheory.objectives"
 
 
 def _entry_points(group: str) -> list[Any]:
@@ -73,3 +74,9 @@ def checks() -> tuple[Any, ...]:
         elif callable(obj):
             out.extend(obj())
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def objective_registries() -> tuple[Any, ...]:
+    """Modules registered in ``dptheory.objectives`` (each exposes ``FAMILIES`` and ``get``)."""
+    return tuple(ep.load() for ep in _entry_points(OBJECTIVES_GROUP))

@@ -27,6 +27,14 @@ class NotDerivable(Exception):
     """The expression is not a sum of monomials under the scaling (reason in the message)."""
 
 
+class ExponentialGrowth(NotDerivable):
+    """The expression grows faster than any power (an exp of a growing quantity)."""
+
+
+class _Negligible(Exception):
+    """A summand that decays faster than any power (exp(-growing)); dropped from sums."""
+
+
 @dataclass(frozen=True)
 class Term:
     """coeff * polylog * prod_g g**exps[g], with exps over the scaling's variables."""
@@ -45,7 +53,8 @@ class Term:
 class Scaling:
     """The growing variables of a theorem and their directions."""
 
-    def __init__(self, growing: Mapping[sp.Symbol, int], polylog_symbols: Iterable[sp.Symbol] = ()):
+    def __init__(self, growing: Mapping[sp.Symbol, int], polylog_symbols: Iterable[sp.Symbol] = (),
+                 small_symbols: Iterable[sp.Symbol] = ()):
         if not growing:
             raise ValueError("scaling needs at least one growing variable")
         for g, s in growing.items():
@@ -55,6 +64,8 @@ class Scaling:
         self.signs: tuple[int, ...] = tuple(growing[v] for v in self.variables)
         # Symbols whose logarithms are polylog factors (besides the growing variables).
         self.log_symbols = set(self.variables) | set(polylog_symbols)
+        # Symbols known to lie in (0, 1) (delta): log(x) of them is -log(1/x) < 0.
+        self.small = set(small_symbols)
 
     def index(self, v: sp.Symbol) -> int:
         return self.variables.index(v)
@@ -82,6 +93,11 @@ def sign(expr: sp.Expr) -> int | None:
     if expr.is_number:
         v = float(sp.N(expr))
         return 0 if v == 0 else (1 if v > 0 else -1)
+    # Cheap first: the assumptions system decides products/powers of positive symbols.
+    if expr.is_positive:
+        return 1
+    if expr.is_negative:
+        return -1
     simplified = sp.simplify(expr)
     if simplified.is_zero:
         return 0
@@ -91,7 +107,7 @@ def sign(expr: sp.Expr) -> int | None:
         return -1
     symbols = sorted(simplified.free_symbols, key=str)
     rng = random.Random(12345)
-    f = sp.lambdify(symbols, simplified, "math")
+    f = sp.lambdify(symbols, simplified, "math", dummify=True)
     seen = set()
     for _ in range(_SAMPLES):
         vals = [10 ** rng.uniform(-3, 3) for _ in symbols]
@@ -99,7 +115,7 @@ def sign(expr: sp.Expr) -> int | None:
             v = f(*vals)
         except (TypeError, ValueError, ZeroDivisionError, OverflowError):
             continue   # outside the real domain of the expression at this sample
-        seen.add(0 if abs(v) < 1e-12 else (1 if v > 0 else -1))
+        seen.add(0 if v == 0 else (1 if v > 0 else -1))
     if len(seen) == 1:
         return seen.pop()
     return None
@@ -112,8 +128,18 @@ def _log_to_polylog(expr: sp.Basic, scaling: Scaling) -> sp.Basic:
     def is_tracked(e: sp.Basic) -> bool:
         return isinstance(e, sp.log) and bool(e.free_symbols & scaling.log_symbols)
 
-    def placeholder(e: sp.Basic) -> sp.Symbol:
-        return sp.Symbol(f"log({sp.sstr(e.args[0])})", positive=True)
+    def placeholder(e: sp.Basic) -> sp.Expr:
+        arg = e.args[0]
+        if arg.free_symbols & scaling.small:
+            # split off the logs of the small symbols so their sign is explicit
+            parts = sp.expand_log(sp.log(arg), force=True)
+            if parts != e:
+                return sp.Add(*[placeholder(p) if isinstance(p, sp.log) else
+                                p.replace(is_tracked, placeholder)
+                                for p in sp.Add.make_args(parts)])
+            if arg in scaling.small:
+                return -sp.Symbol(f"log(1/{sp.sstr(arg)})", positive=True)
+        return sp.Symbol(f"log({sp.sstr(arg)})", positive=True)
 
     return expr.replace(is_tracked, placeholder)
 
@@ -152,7 +178,10 @@ def leading_terms(expr: sp.Basic, scaling: Scaling, *, prepared: bool = False) -
     """Terms whose sum is Theta-equivalent to ``expr`` (positive) under ``scaling``."""
     if not prepared:
         expr = prepare(expr, scaling)
-    terms = _terms(sp.sympify(expr), scaling)
+    try:
+        terms = _terms(sp.sympify(expr), scaling)
+    except _Negligible as exc:
+        raise NotDerivable(f"decays faster than any power: {exc}") from None
     return prune(terms, scaling)
 
 
@@ -180,6 +209,42 @@ def _split_constant(expr: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
 
 
 def _terms(expr: sp.Expr, sc: Scaling) -> list[Term]:
+    try:
+        return _terms_structural(expr, sc)
+    except ExponentialGrowth:
+        raise
+    except NotDerivable:
+        moving = expr.free_symbols & set(sc.variables)
+        if len(moving) != 1:
+            raise
+        # One growing variable: the leading term by limits (handles cancellations such as
+        # 1 - exp(-2/d) ~ 2/d that the structural rules cannot see).
+        term = _single_variable_term(expr, moving.pop(), sc)
+        if term is None:
+            raise
+        return [term]
+
+
+def _single_variable_term(expr: sp.Expr, v: sp.Symbol, sc: Scaling) -> Term | None:
+    y = sp.Symbol("_y", positive=True)
+    s = sc.signs[sc.index(v)]
+    f = expr.subs(v, y if s == 1 else 1 / y)
+    try:
+        k = sp.limit(sp.log(f) / sp.log(y), y, sp.oo)
+        if not (k.is_real and k.is_finite):
+            return None
+        c = sp.limit(f / y**k, y, sp.oo)
+    except (NotImplementedError, ValueError, TypeError):
+        return None
+    if not (c.is_finite and c.is_positive):
+        return None
+    exps = [sp.Integer(0)] * len(sc.variables)
+    exps[sc.index(v)] = k * s
+    coeff, poly = _split_constant(c)
+    return Term(tuple(exps), coeff, poly)
+
+
+def _terms_structural(expr: sp.Expr, sc: Scaling) -> list[Term]:
     zero = tuple(sp.Integer(0) for _ in sc.variables)
     if not sc.is_growing(expr):
         coeff, poly = _split_constant(expr)
@@ -189,16 +254,24 @@ def _terms(expr: sp.Expr, sc: Scaling) -> list[Term]:
         exps[sc.index(expr)] = sp.Integer(1)
         return [Term(tuple(exps))]
     if isinstance(expr, sp.Add):
-        return _add([_terms(a, sc) for a in expr.args], sc)
+        groups = []
+        for a in expr.args:
+            try:
+                groups.append(_terms(a, sc))
+            except _Negligible:
+                continue        # exp(-growing): smaller than every power
+        if not groups:
+            raise _Negligible(str(expr))
+        return _add(groups, sc)
     if isinstance(expr, sp.Mul):
         out = [Term(zero)]
         for a in expr.args:
             out = [_mul(x, y) for x in out for y in _terms(a, sc)]
         return _combine(out)
     if isinstance(expr, sp.Pow):
-        if sc.is_growing(expr.exp):
-            raise NotDerivable(f"growing exponent in {expr}")
         p = expr.exp
+        if sc.is_growing(p):
+            p = _limit_exponent(p, expr, sc)
         base = prune(_terms(expr.base, sc), sc)
         if len(base) == 1:
             return [_pow(base[0], p)]
@@ -216,8 +289,58 @@ def _terms(expr: sp.Expr, sc: Scaling) -> list[Term]:
                 return cand
         raise NotDerivable(f"no argument of {expr} is smallest on the whole scaling cone")
     if isinstance(expr, sp.exp):
+        # exp(u) with a positive summand of u that grows somewhere on the cone grows faster
+        # than any power there (e.g. exp(c n^2/d) where n^2/d -> oo).
+        for part in sp.Add.make_args(sp.expand(expr.args[0])):
+            if not sc.is_growing(part) or sign(part) != 1:
+                continue
+            try:
+                grows = [t for t in _terms(part, sc)
+                         if any(_numeric_sign(e * s) > 0 for e, s in zip(t.exps, sc.signs))]
+            except NotDerivable:
+                grows = []
+            if grows:
+                raise ExponentialGrowth(
+                    f"exp of {sp.sstr(part)}, which grows where "
+                    f"{sp.sstr(grows[0].monomial(sc.variables))} -> oo: {sp.sstr(expr)}")
+        try:
+            neg = prune(_terms(-expr.args[0], sc), sc)
+        except NotDerivable:
+            neg = None
+        if neg is not None and all(any(_numeric_sign(e * s) > 0 for e, s in zip(t.exps, sc.signs))
+                                   for t in neg):
+            raise _Negligible(str(expr))
         raise NotDerivable(f"exponential of a growing quantity: {expr}")
     raise NotDerivable(f"unsupported form {type(expr).__name__}: {expr}")
+
+
+def _limit_exponent(p: sp.Expr, expr: sp.Expr, sc: Scaling) -> sp.Expr:
+    """An exponent that depends on growing variables but tends to a constant p_inf fast
+    enough: b**p = b**p_inf * b**(p - p_inf), and when p - p_inf decays polynomially while
+    log b is polylogarithmic, the second factor tends to 1 everywhere inside the cone
+    (e.g. T**(c (1 - 1/n)))."""
+    p_inf = p
+    for v, s in zip(sc.variables, sc.signs):
+        if v in p_inf.free_symbols:
+            p_inf = sp.limit(p_inf, v, sp.oo if s == 1 else 0)
+    if sc.is_growing(p_inf) or not p_inf.is_finite:
+        raise NotDerivable(f"growing exponent in {expr}")
+    rest = sp.simplify(p - p_inf)
+    if rest != 0:
+        for t in prune(_terms(rest if sign(rest) != -1 else -rest, sc), sc):
+            signed = [_sign_or_none(e * s) for e, s in zip(t.exps, sc.signs)]
+            if any(x is None or x > 0 for x in signed) or not any(x == -1 for x in signed):
+                raise NotDerivable(f"growing exponent in {expr}")
+    return p_inf
+
+
+def _sign_or_none(e: sp.Expr) -> int | None:
+    return sign(e)
+
+
+def _numeric_sign(e: sp.Expr) -> int:
+    sg = sign(e)
+    return 0 if sg is None else sg
 
 
 def _mul(a: Term, b: Term) -> Term:
@@ -226,12 +349,16 @@ def _mul(a: Term, b: Term) -> Term:
 
 
 def _pow(a: Term, p: sp.Expr) -> Term:
-    return Term(tuple(sp.simplify(e * p) for e in a.exps), sp.powsimp(a.coeff ** p, force=True),
+    return Term(tuple(_simplify_exponent(e * p) for e in a.exps), sp.powsimp(a.coeff ** p, force=True),
                 a.polylog ** p)
 
 
+def _simplify_exponent(e: sp.Expr) -> sp.Expr:
+    return e if e.is_number else sp.simplify(e)
+
+
 def _key(t: Term) -> tuple:
-    return tuple(sp.simplify(e) for e in t.exps)
+    return tuple(e if e.is_number else sp.simplify(e) for e in t.exps)
 
 
 def _combine(terms: list[Term]) -> list[Term]:
@@ -244,7 +371,9 @@ def _combine(terms: list[Term]) -> list[Term]:
         if len(ts) == 1:
             out.append(ts[0])
             continue
-        total = sp.simplify(sp.Add(*[t.coeff * t.polylog for t in ts]))
+        total = sp.Add(*[t.coeff * t.polylog for t in ts])
+        if not total.is_positive:
+            total = sp.simplify(total)
         if total == 0:
             continue
         coeff, poly = _split_constant(total)

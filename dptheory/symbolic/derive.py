@@ -22,8 +22,8 @@ from typing import Any, Mapping
 
 import sympy as sp
 
-from dptheory.symbolic.asymptotics import (NotDerivable, Scaling, Term, exponent_along,
-                                           leading_terms, polylog_symbols, prepare, sign)
+from dptheory.symbolic.asymptotics import (ExponentialGrowth, NotDerivable, Scaling, Term,
+                                           exponent_along, leading_terms, polylog_symbols)
 from dptheory.symbolic.regimes import max_le, max_lt, and_regimes
 from dptheory.symbolic.symbols import S
 from dptheory.symbolic.theorem import Theorem
@@ -44,6 +44,7 @@ class Derivation:
     polylog_stated: list[str] = field(default_factory=list)
     polylog_derived: list[str] = field(default_factory=list)
     constants: list[str] = field(default_factory=list)     # named constants whose powers differ
+    comparison: str = ""        # derived <= stated | derived >= stated | neither (everywhere)
     reason: str = ""
     substituted: str = ""
 
@@ -53,11 +54,12 @@ class Derivation:
                 "regime": None if self.regime is None else sp.sstr(self.regime),
                 "exponent_difference": self.exponent_difference,
                 "polylog_stated": self.polylog_stated, "polylog_derived": self.polylog_derived,
-                "constants": self.constants, "reason": self.reason}
+                "constants": self.constants, "comparison": self.comparison,
+                "reason": self.reason}
 
 
 def scaling_of(item: Theorem) -> Scaling:
-    return Scaling(item.growing, POLYLOG_SYMBOLS)
+    return Scaling(item.growing, POLYLOG_SYMBOLS, small_symbols=(S.delta,))
 
 
 def substitute_settings(expr: sp.Basic, settings: Mapping[sp.Symbol, sp.Expr],
@@ -99,9 +101,8 @@ def _named_constant_mismatch(derived: list[Term], stated: list[Term], sc: Scalin
         for t in derived:
             if any(sp.simplify(a - b) != 0 for a, b in zip(s.exps, t.exps)):
                 continue
-            ratio = sp.powsimp(sp.simplify(t.coeff / s.coeff), force=True)
+            ratio = sp.powsimp(t.coeff / s.coeff, force=True)
             for c in sorted(named, key=str):
-                ps = sp.Poly(1, c)  # noqa: F841 - placeholder to keep c a generator
                 e_t = _power_of(t.coeff, c)
                 e_s = _power_of(s.coeff, c)
                 if e_t is not None and e_s is not None and sp.simplify(e_t - e_s) != 0:
@@ -112,7 +113,7 @@ def _named_constant_mismatch(derived: list[Term], stated: list[Term], sc: Scalin
 
 def _power_of(expr: sp.Expr, c: sp.Symbol) -> sp.Expr | None:
     """Exponent of c in a product (None if c enters additively)."""
-    expr = sp.powsimp(sp.factor(expr), force=True)
+    expr = sp.powsimp(expr, force=True)
     total = sp.Integer(0)
     for f in sp.Mul.make_args(expr):
         if c not in f.free_symbols:
@@ -134,8 +135,13 @@ def derive(item: Theorem) -> Derivation:
     stated_expr = item.rate
     try:
         substituted = substitute_settings(item.bound, item.settings, sc)
-        derived = leading_terms(substituted, sc)
         stated = leading_terms(stated_expr, sc)
+        derived = leading_terms(substituted, sc)
+    except ExponentialGrowth as exc:
+        # A stated power rate cannot match a bound that grows faster than every power.
+        return Derivation(item.id, "disagrees", stated=sp.sstr(item.rate),
+                          derived="grows exponentially", comparison="derived >= stated",
+                          reason=str(exc))
     except NotDerivable as exc:
         return Derivation(item.id, "not-derivable", stated=sp.sstr(item.rate), reason=str(exc))
     d = Derivation(item.id, "agrees", stated=_fmt_terms(stated, sc), derived=_fmt_terms(derived, sc),
@@ -152,6 +158,11 @@ def derive(item: Theorem) -> Derivation:
     except Exception as exc:  # LP on symbolic exponents that cannot be evaluated
         d.verdict, d.reason = "not-derivable", f"regime computation failed: {exc}"
         return d
+    d.comparison = ("derived = stated" if both.everywhere else
+                    "derived <= stated" if up.everywhere else
+                    "derived >= stated" if down.everywhere else "neither dominates")
+    if any(not e.is_number for t in derived + stated for e in t.exps):
+        d.reason = "exponents depend on the constants; regimes are those of generic constants"
     if both.everywhere:
         d.verdict, d.regime = "agrees", sp.true
     elif not both.empty:
@@ -176,7 +187,7 @@ def exponent(expr: sp.Basic, variable: sp.Symbol, *, fixed: Mapping[sp.Symbol, f
         expr = expr.subs(scaled)
     if fixed:
         expr = expr.subs(fixed)
-    sc = Scaling({variable: direction}, POLYLOG_SYMBOLS)
+    sc = Scaling({variable: direction}, POLYLOG_SYMBOLS, small_symbols=(S.delta,))
     terms = leading_terms(expr, sc)
     return exponent_along(terms, sc, variable)
 
@@ -212,7 +223,7 @@ def compare(a: sp.Basic, b: sp.Basic, *, vary: sp.Symbol, growing: Mapping[sp.Sy
     grow = {v: s for v, s in growing.items() if v not in fixed}
     if vary not in grow:
         grow = {vary: 1, **grow}
-    sc = Scaling(grow, POLYLOG_SYMBOLS)
+    sc = Scaling(grow, POLYLOG_SYMBOLS, small_symbols=(S.delta,))
     A = leading_terms(a, sc)
     B = leading_terms(b, sc)
     ea, eb = exponent_along(A, sc, vary), exponent_along(B, sc, vary)

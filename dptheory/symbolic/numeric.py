@@ -55,7 +55,11 @@ def evaluate(item: Any, what: str, values: Mapping[Any, float], apply_settings: 
     env = _as_symbol_map(values)
     if apply_settings:
         env = resolve_settings(item.settings, env)
-    result = sp.sympify(expr).subs(env)
+    # Integer symbols get exact integers so finite Sums (with floor/ceiling limits) expand;
+    # .doit() then evaluates them exactly instead of sp.N's unreliable summation.
+    exact = {s: (sp.Integer(int(v)) if (s.is_integer and float(v).is_integer()) else v)
+             for s, v in env.items()}
+    result = sp.sympify(expr).subs(exact).doit()
     if isinstance(result, sp.logic.boolalg.BooleanAtom):
         return float(bool(result))
     if result.free_symbols:

@@ -38,9 +38,16 @@ class Atom:
         nonzero = [e for e in diff if e != 0]
         if not nonzero:
             return sp.true
-        # Normalise: exponent of the first variable (usually n) to +-1, else smallest to 1.
+        # Normalise: exponent of the first variable (usually n) to +-1; a symbolic exponent
+        # (depending on constants) is divided out when all exponents are proportional to it.
         first = next(e for e in diff if e != 0)
         scale = abs(first) if first.is_number else 1
+        if not first.is_number:
+            ratios = [sp.simplify(e / first) for e in diff]
+            if all(r.is_number for r in ratios) and _numeric(first) != 0:
+                scale = first if _numeric(first) > 0 else -first
+                diff = [sp.simplify(e / scale) for e in diff]
+                scale = 1
         left = sp.Mul(*[v ** (e / scale) for v, e in zip(sc.variables, diff) if _positive(e)])
         right = sp.Mul(*[v ** (-e / scale) for v, e in zip(sc.variables, diff) if not _positive(e)
                          and e != 0])
@@ -52,14 +59,21 @@ def _positive(e: sp.Expr) -> bool:
     return bool(_numeric(e) > 0)
 
 
+def _generic_constants() -> dict[sp.Symbol, float]:
+    """Generic values of the constants: each symbol's example times a distinct factor, so no
+    two constants coincide by accident (mu = beta would turn a strict exponent gap into a tie)."""
+    infos = sorted(registered().values(), key=lambda i: i.symbol.name)
+    return {info.symbol: info.example * (1.0 + 0.0731 * ((7 * i) % 11 + 1))
+            for i, info in enumerate(infos)}
+
+
 def _numeric(e: sp.Expr) -> float:
-    """A number for an exponent; symbolic exponents (depending on constants) are evaluated at
-    the registry's example values of the constants."""
+    """A number for an exponent; exponents that depend on constants are evaluated at generic
+    constant values (regimes are then those of a generic instance)."""
     e = sp.sympify(e)
     if e.is_number:
         return float(e)
-    examples = {info.symbol: info.example for info in registered().values()}
-    return float(sp.N(e.subs(examples)))
+    return float(sp.N(e.subs(_generic_constants())))
 
 
 def atom(p: Term, q: Term) -> Atom:

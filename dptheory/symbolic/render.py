@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sympy as sp
 
 _O = {"O": r"O", "Otilde": r"\tilde O", "Omega": r"\Omega", "Theta": r"\Theta"}
 
