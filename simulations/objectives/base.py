@@ -1,0 +1,340 @@
+"""The objective interface: per-sample losses with certified constants.
+
+An :class:`Objective` is a family of per-sample losses ``f(w, (x, y))``; with a
+:class:`Dataset` it defines the empirical risk ``F(w) = (1/n) sum_i f(w, (x_i, y_i))``.
+Every method is vectorised over samples and over a leading replicate axis of parameters:
+
+=====================  ====================  ==========================
+call                   ``w`` of shape (d,)   ``w`` of shape (reps, d)
+=====================  ====================  ==========================
+``loss(w, X, y)``      (n,)                  (reps, n)
+``grad(w, X, y)``      (n, d)                (reps, n, d)
+``hess(w, X, y)``      (n, d, d)             (reps, n, d, d)
+``F(w, data)``         ()                    (reps,)
+``grad_F(w, data)``    (d,)                  (reps, d)
+``hess_F(w, data)``    (d, d)                (reps, d, d)
+=====================  ====================  ==========================
+
+A family declares what it satisfies through ``assumptions(data)``: a tuple of
+:mod:`dptheory.symbolic.assumptions` objects with *numeric* constants, each derived in the
+family's docstring and checked by :func:`simulations.objectives.certify.certify`. Where a
+constant holds only on a ball ``||w|| <= R`` the family sets ``domain_radius = R`` and says so
+in the assumption's ``note``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from dptheory.symbolic.assumptions import Assumption
+
+__all__ = ["Dataset", "Minimum", "Objective", "ball_note"]
+
+
+def ball_note(R: float) -> str:
+    """The note attached to an assumption that holds only on the ball of radius R."""
+    return f"on the ball ||w|| <= {R:g}"
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Samples ``X`` of shape (n, d) and targets/labels ``y`` of shape (n,), float64, finite."""
+
+    X: np.ndarray
+    y: np.ndarray
+
+    def __post_init__(self) -> None:
+        X = np.array(self.X, dtype=np.float64)
+        y = np.array(self.y, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError(f"X must be a 2-D array of shape (n, d), got shape {X.shape}")
+        if X.shape[0] < 1:
+            raise ValueError(f"X must have at least one row, got shape {X.shape}")
+        if y.shape != (X.shape[0],):
+            raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}")
+        if not np.all(np.isfinite(X)):
+            raise ValueError("X must be finite (no NaN or inf)")
+        if not np.all(np.isfinite(y)):
+            raise ValueError("y must be finite (no NaN or inf)")
+        X.setflags(write=False)
+        y.setflags(write=False)
+        object.__setattr__(self, "X", X)
+        object.__setattr__(self, "y", y)
+
+    @property
+    def n(self) -> int:
+        return int(self.X.shape[0])
+
+    @property
+    def d(self) -> int:
+        return int(self.X.shape[1])
+
+    @property
+    def max_norm(self) -> float:
+        """max_i ||x_i||."""
+        return float(np.max(np.linalg.norm(self.X, axis=1)))
+
+
+@dataclass(frozen=True)
+class Minimum:
+    """The minimum of F over R^d.
+
+    ``exact``: ``value`` is min F (up to float rounding) and ``lower == value``.
+    Otherwise ``value`` is the best value found (an upper bound on min F) and ``lower`` a
+    certified lower bound, so min F lies in ``[lower, value]``. ``w`` is a (near-)minimiser.
+    """
+
+    value: float
+    exact: bool
+    lower: float
+    w: np.ndarray | None = None
+    method: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "exact": self.exact, "lower": self.lower,
+                "w": None if self.w is None else self.w.tolist(), "method": self.method}
+
+
+class Objective(ABC):
+    """A per-sample loss family with certified constants (see the module docstring).
+
+    Subclasses implement ``_loss``, ``_grad`` and ``_hess`` on validated arrays
+    (``W`` of shape (reps, d), ``X`` (n, d), ``y`` (n,)), ``make_data``, ``assumptions``
+    and ``minimum``. ``domain_radius`` is the radius of the ball on which the declared
+    constants hold (``None``: everywhere); ``sample_radius`` is where a certifier samples
+    when the constants hold everywhere.
+    """
+
+    name: str = "objective"
+    domain_radius: float | None = None
+    sample_radius: float = 3.0
+
+    def __init__(self, d: int) -> None:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
+            raise ValueError(f"d must be a positive integer, got {d!r}")
+        self.d = int(d)
+
+    # ------------------------------------------------------------------ to implement
+    @abstractmethod
+    def _loss(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """(reps, n) per-sample losses."""
+
+    @abstractmethod
+    def _grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """(reps, n, d) per-sample gradients."""
+
+    def _hess(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """(reps, n, d, d) per-sample Hessians."""
+        raise NotImplementedError(f"{self.name} does not provide Hessians")
+
+    def _hess_F(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """(reps, d, d) empirical Hessian; override when a cheaper form exists."""
+        return self._hess(W, X, y).mean(axis=1)
+
+    @abstractmethod
+    def make_data(self, n: int, rng: np.random.Generator | int | None = None) -> Dataset:
+        """A seeded synthetic dataset of n samples with bounded feature norms."""
+
+    @abstractmethod
+    def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
+        """Assumptions satisfied on ``data``, with certified numeric constants."""
+
+    @abstractmethod
+    def minimum(self, data: Dataset) -> Minimum:
+        """min_w F(w) on ``data`` (exact, or bracketed by a certified lower bound)."""
+
+    def _memo(self, key: str, data: Dataset, compute: Any) -> Any:
+        """Cache an expensive per-dataset result (keyed by the dataset object itself)."""
+        cache = self.__dict__.setdefault("_memo_cache", {})
+        hit = cache.get((key, id(data)))
+        if hit is not None and hit[0] is data:
+            return hit[1]
+        value = compute()
+        if len(cache) > 16:
+            cache.clear()
+        cache[(key, id(data))] = (data, value)
+        return value
+
+    def special_points(self, data: Dataset) -> np.ndarray:
+        """Points (m, d) worth probing (minimisers, saddles); default: the minimiser."""
+        m = self.minimum(data)
+        return np.empty((0, self.d)) if m.w is None else np.atleast_2d(m.w)
+
+    def check_data(self, data: Dataset) -> None:
+        """Family-specific data constraints (labels in {-1, 1}, ...); raise ValueError."""
+
+    def params(self) -> dict[str, Any]:
+        """The family's parameters (for listings)."""
+        return {"d": self.d}
+
+    # ------------------------------------------------------------------ validation
+    @property
+    def has_hessian(self) -> bool:
+        return type(self)._hess is not Objective._hess
+
+    def _check_w(self, w: Any) -> tuple[np.ndarray, bool]:
+        W = np.asarray(w, dtype=np.float64)
+        if W.ndim == 1:
+            single = True
+            W = W[None, :]
+        elif W.ndim == 2:
+            single = False
+        else:
+            raise ValueError(f"w must have shape ({self.d},) or (reps, {self.d}), got {W.shape}")
+        if W.shape[1] != self.d:
+            raise ValueError(f"w must have shape ({self.d},) or (reps, {self.d}), "
+                             f"got {np.asarray(w).shape}")
+        if not np.all(np.isfinite(W)):
+            raise ValueError("w must be finite (no NaN or inf)")
+        return W, single
+
+    def _check_xy(self, X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+        X = np.asarray(X, dtype=np.float64)
+        y = np.asarray(y, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] != self.d:
+            n = X.shape[0] if X.ndim >= 1 else "n"
+            raise ValueError(f"X must have shape ({n}, {self.d}), got {X.shape}")
+        if y.shape != (X.shape[0],):
+            raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}")
+        if not np.all(np.isfinite(X)):
+            raise ValueError("X must be finite (no NaN or inf)")
+        if not np.all(np.isfinite(y)):
+            raise ValueError("y must be finite (no NaN or inf)")
+        self.check_data(Dataset(X, y))
+        return X, y
+
+    def _check_data(self, data: Any) -> Dataset:
+        if not isinstance(data, Dataset):
+            raise ValueError(f"data must be a Dataset, got {type(data).__name__}")
+        if data.d != self.d:
+            raise ValueError(f"X must have shape ({data.n}, {self.d}), got {data.X.shape}")
+        self.check_data(data)
+        return data
+
+    @staticmethod
+    def _out(a: np.ndarray, single: bool) -> np.ndarray:
+        return a[0] if single else a
+
+    # ------------------------------------------------------------------ per-sample API
+    def loss(self, w: Any, X: Any, y: Any) -> np.ndarray:
+        """Per-sample losses: (n,) or (reps, n)."""
+        W, single = self._check_w(w)
+        X, y = self._check_xy(X, y)
+        return self._out(self._loss(W, X, y), single)
+
+    def grad(self, w: Any, X: Any, y: Any) -> np.ndarray:
+        """Per-sample gradients: (n, d) or (reps, n, d)."""
+        W, single = self._check_w(w)
+        X, y = self._check_xy(X, y)
+        return self._out(self._grad(W, X, y), single)
+
+    def hess(self, w: Any, X: Any, y: Any) -> np.ndarray:
+        """Per-sample Hessians: (n, d, d) or (reps, n, d, d)."""
+        W, single = self._check_w(w)
+        X, y = self._check_xy(X, y)
+        return self._out(self._hess(W, X, y), single)
+
+    def hvp(self, w: Any, v: Any, X: Any, y: Any) -> np.ndarray:
+        """Per-sample Hessian-vector products with v of shape (d,): (n, d) or (reps, n, d)."""
+        v = np.asarray(v, dtype=np.float64)
+        if v.shape != (self.d,):
+            raise ValueError(f"v must have shape ({self.d},), got {v.shape}")
+        return self.hess(w, X, y) @ v
+
+    # ------------------------------------------------------------------ empirical API
+    def F(self, w: Any, data: Dataset) -> np.ndarray | float:
+        """Empirical risk: () or (reps,)."""
+        W, single = self._check_w(w)
+        data = self._check_data(data)
+        out = self._loss(W, data.X, data.y).mean(axis=1)
+        return float(out[0]) if single else out
+
+    def grad_F(self, w: Any, data: Dataset) -> np.ndarray:
+        """Empirical gradient: (d,) or (reps, d)."""
+        W, single = self._check_w(w)
+        data = self._check_data(data)
+        return self._out(self._grad(W, data.X, data.y).mean(axis=1), single)
+
+    def hess_F(self, w: Any, data: Dataset) -> np.ndarray:
+        """Empirical Hessian: (d, d) or (reps, d, d)."""
+        W, single = self._check_w(w)
+        data = self._check_data(data)
+        return self._out(self._hess_F(W, data.X, data.y), single)
+
+    def grad_norm(self, w: Any, data: Dataset) -> np.ndarray | float:
+        """||grad F(w)||: () or (reps,)."""
+        g = np.linalg.norm(self.grad_F(w, data), axis=-1)
+        return float(g) if np.ndim(g) == 0 else g
+
+    def lambda_min(self, w: Any, data: Dataset) -> np.ndarray | float:
+        """Smallest eigenvalue of the empirical Hessian (exact, eigvalsh): () or (reps,)."""
+        H = self.hess_F(w, data)
+        lam = np.linalg.eigvalsh(0.5 * (H + np.swapaxes(H, -1, -2)))[..., 0]
+        return float(lam) if np.ndim(lam) == 0 else lam
+
+    def in_domain(self, w: Any) -> np.ndarray | bool:
+        """Whether w lies in the ball where the declared constants hold."""
+        W, single = self._check_w(w)
+        ok = (np.ones(len(W), bool) if self.domain_radius is None
+              else np.linalg.norm(W, axis=1) <= self.domain_radius * (1 + 1e-12))
+        return bool(ok[0]) if single else ok
+
+    def describe(self, data: Dataset) -> str:
+        lines = [f"{self.name} (" + ", ".join(f"{k}={v}" for k, v in self.params().items()) + ")"]
+        lines += ["  " + a.describe() for a in self.assumptions(data)]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
+        return f"{type(self).__name__}({args})"
+
+
+def as_rng(rng: np.random.Generator | int | None) -> np.random.Generator:
+    """A Generator from a Generator, a seed or None (fresh entropy)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or isinstance(rng, (int, np.integer)):
+        return np.random.default_rng(rng)
+    raise ValueError(f"rng must be a numpy Generator, an int seed or None, got {type(rng).__name__}")
+
+
+def check_n(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    return int(n)
+
+
+def check_positive(name: str, value: Any, *, allow_zero: bool = False) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a real number, got {value!r}") from None
+    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
+        rel = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name} must be finite and {rel}, got {value!r}")
+    return v
+
+
+def _round(x: float, digits: int, mode: str) -> float:
+    from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+    x = float(x)
+    if x <= 0 or not np.isfinite(x):
+        return x
+    dec = Decimal(x)                                   # exact value of the float
+    q = Decimal(1).scaleb(dec.adjusted() - digits + 1)
+    r = dec.quantize(q, rounding=ROUND_CEILING if mode == "up" else ROUND_FLOOR)
+    return float(r)                                    # monotone rounding keeps r >= x (<= x)
+
+
+def round_up(x: float, digits: int = 4) -> float:
+    """Round x up to ``digits`` significant digits (declared upper constants stay valid)."""
+    return _round(x, digits, "up")
+
+
+def round_down(x: float, digits: int = 4) -> float:
+    """Round x down to ``digits`` significant digits (for lower constants such as mu, theta)."""
+    return _round(x, digits, "down")

@@ -1,0 +1,153 @@
+"""Every family's declared constants certify; too-small constants are rejected; the
+certifier works on a user's own objective."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from dptheory.symbolic.assumptions import (PL, AffineDeviation, GeneralizedSmooth,
+                                           HessianLipschitz, Lipschitz, Smooth, StronglyConvex,
+                                           TwiceDifferentiable, WeaklyQuasiConvex)
+from simulations.objectives import FAMILIES, Dataset, Minimum, Objective, certify, get
+
+from ._cases import instance
+
+SAMPLES = 96
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_every_family_certifies(name):
+    obj, data = instance(name, seed=12, n=None)
+    rep = certify(obj, data, samples=SAMPLES, seed=3, starts=2, maxiter=25)
+    assert rep.certified, rep.describe()
+    checked = [r for r in rep.results if r.status != "unchecked"]
+    assert len(checked) >= 3
+    for r in checked:
+        assert r.worst_ratio <= 1 + 1e-6
+        assert r.evaluations >= 1
+    # structural assumptions are reported, not silently dropped
+    for r in rep.results:
+        if isinstance(r.assumption, TwiceDifferentiable):
+            assert r.status == "unchecked"
+
+
+def _shrink(a, factor):
+    """The same assumption with its constants multiplied by factor (numbers only)."""
+    changes = {k: v * factor for k, v in a.constants.items()
+               if isinstance(v, (int, float)) and not isinstance(v, bool) and v != 0}
+    return dataclasses.replace(a, **changes)
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_halved_lipschitz_or_smoothness_is_rejected(name):
+    obj, data = instance(name, seed=12)
+    declared = obj.assumptions(data)
+    targets = [a for a in declared if isinstance(a, (Lipschitz, Smooth, GeneralizedSmooth))]
+    assert targets
+    for a in targets:
+        rep = certify(obj, data, samples=SAMPLES, seed=5, starts=1, maxiter=15,
+                      assumptions=(_shrink(a, 0.5),))
+        assert not rep.certified, (a, rep.describe())
+        assert rep.violations[0].worst_ratio > 1.2
+        assert len(rep.violations[0].witness) >= 1
+
+
+def test_other_too_strong_claims_are_rejected():
+    obj, data = instance("pl-nonconvex", seed=1)
+    pl = next(a for a in obj.assumptions(data) if isinstance(a, PL))
+    rho = next(a for a in obj.assumptions(data) if isinstance(a, HessianLipschitz))
+    claims = (PL(pl.mu * 100, scope="empirical"), HessianLipschitz(rho.rho / 2),
+              WeaklyQuasiConvex(0.99, scope="empirical"))
+    rep = certify(obj, data, samples=SAMPLES, seed=0, assumptions=claims)
+    assert [r.status for r in rep.results] == ["violated"] * 3
+    obj, data = instance("cosh-generalized-smooth", seed=1)
+    rep = certify(obj, data, samples=SAMPLES, seed=0,
+                  assumptions=(StronglyConvex(1.5), AffineDeviation(0.3, 0.0)))
+    assert [r.status for r in rep.results] == ["violated"] * 2
+    obj, data = instance("sigmoid-l2", seed=1)
+    rep = certify(obj, data, samples=SAMPLES, seed=0, assumptions=(StronglyConvex(1e-4),))
+    assert not rep.certified          # the sigmoid loss is non-convex
+
+
+class UserQuadratic(Objective):
+    """A user's objective: f(w, (x, y)) = (s/2)||w - x||^2, s = 3 (smooth, s-strongly convex)."""
+
+    name = "user-quadratic"
+    domain_radius = 2.0
+
+    def __init__(self, d=3, s=3.0):
+        super().__init__(d)
+        self.s = s
+
+    def _loss(self, W, X, y):
+        return 0.5 * self.s * np.sum((W[:, None, :] - X[None]) ** 2, axis=-1)
+
+    def _grad(self, W, X, y):
+        return self.s * (W[:, None, :] - X[None])
+
+    def _hess(self, W, X, y):
+        return np.broadcast_to(self.s * np.eye(self.d), (W.shape[0], X.shape[0], self.d, self.d))
+
+    def make_data(self, n, rng=None):
+        rng = np.random.default_rng(rng)
+        return Dataset(rng.uniform(-0.5, 0.5, (n, self.d)), np.zeros(n))
+
+    def assumptions(self, data):
+        xmax = float(np.max(np.linalg.norm(data.X, axis=1)))
+        return (Smooth(self.s), StronglyConvex(self.s), PL(self.s, scope="empirical"),
+                Lipschitz(self.s * (2.0 + xmax), note="on the ball ||w|| <= 2"))
+
+    def minimum(self, data):
+        xb = data.X.mean(axis=0)
+        v = float(self.F(xb, data))
+        return Minimum(v, True, v, xb)
+
+
+def test_user_objective_certifies_and_wrong_claim_rejected():
+    obj = UserQuadratic()
+    data = obj.make_data(10, 0)
+    rep = certify(obj, data, samples=SAMPLES, seed=0)
+    assert rep.certified, rep.describe()
+    assert rep.ratio("Smooth") == pytest.approx(1.0, abs=1e-6)
+    assert rep.ratio("PL") == pytest.approx(1.0, abs=1e-6)
+    bad = certify(obj, data, samples=SAMPLES, seed=0, assumptions=(Smooth(2.0),))
+    assert not bad.certified and bad.ratio("Smooth") == pytest.approx(1.5, rel=1e-6)
+    d = rep.as_dict()
+    assert d["certified"] and {"assumption", "status", "worst_ratio"} <= set(d["results"][0])
+
+
+def test_certify_validates_inputs():
+    obj, data = instance("huber-ridge")
+    with pytest.raises(ValueError, match="samples"):
+        certify(obj, data, samples=0)
+    with pytest.raises(ValueError, match="objective"):
+        certify(object(), data)
+    with pytest.raises(ValueError, match="data"):
+        certify(obj, (data.X, data.y))
+    with pytest.raises(ValueError, match="no Lipschitz"):
+        certify(obj, data, samples=8, assumptions=(Smooth(2.0),)).ratio("Lipschitz")
+
+
+def test_certification_is_reproducible():
+    obj, data = instance("robust-regression", seed=2)
+    a = certify(obj, data, samples=32, seed=9, starts=1, maxiter=5)
+    b = certify(obj, data, samples=32, seed=9, starts=1, maxiter=5)
+    np.testing.assert_array_equal([r.worst_ratio for r in a.results],
+                                  [r.worst_ratio for r in b.results])
+
+
+def test_rescaled_pl_family_has_unit_loss_bound_and_certifies():
+    from dptheory.symbolic.assumptions import BoundedLoss
+    obj = get("pl-nonconvex", d=6)
+    data = obj.make_data(4, 3)
+    B = next(a.bound for a in obj.assumptions(data) if isinstance(a, BoundedLoss))
+    scaled = get("pl-nonconvex", d=6, scale=1.0 / B)
+    bound = next(a.bound for a in scaled.assumptions(data) if isinstance(a, BoundedLoss))
+    assert bound <= 1.0 + 1e-5
+    np.testing.assert_allclose(scaled.loss(np.ones(6), data.X, data.y),
+                               obj.loss(np.ones(6), data.X, data.y) / B)
+    rep = certify(scaled, data, samples=SAMPLES, seed=1, starts=1, maxiter=20)
+    assert rep.certified, rep.describe()
