@@ -19,6 +19,7 @@ from dptheory.symbolic.theorem import Theorem
 CATALOG_GROUP = "dptheory.catalogs"
 CHECKS_GROUP = "dptheory.checks"
 OBJECTIVES_GROUP = "dptheory.objectives"
+ALGORITHMS_GROUP = "dptheory.algorithms"
 
 
 def _entry_points(group: str) -> list[Any]:
@@ -80,3 +81,39 @@ def checks() -> tuple[Any, ...]:
 def objective_registries() -> tuple[Any, ...]:
     """Modules registered in ``dptheory.objectives`` (each exposes ``FAMILIES`` and ``get``)."""
     return tuple(ep.load() for ep in _entry_points(OBJECTIVES_GROUP))
+
+
+@functools.lru_cache(maxsize=None)
+def algorithms() -> dict[str, Any]:
+    """Every registered algorithm by id (modules in ``dptheory.algorithms`` expose ALGORITHMS)."""
+    out: dict[str, Any] = {}
+    for ep in _entry_points(ALGORITHMS_GROUP):
+        module = ep.load()
+        registry = module.ALGORITHMS
+        for alg in (registry.values() if isinstance(registry, dict) else registry):
+            if alg.id in out:
+                raise RuntimeError(f"duplicate algorithm id {alg.id}")
+            out[alg.id] = alg
+    return out
+
+
+def algorithm(alg_id: str) -> Any:
+    algs = algorithms()
+    if alg_id not in algs:
+        raise UsageError(f"unknown algorithm {alg_id!r}; see `dptheory algorithms`")
+    return algs[alg_id]
+
+
+def objective(name: str, **params: Any) -> Any:
+    """Instantiate an objective family by name from the registered objective registries."""
+    for module in objective_registries():
+        if name in getattr(module, "FAMILIES", {}):
+            return module.get(name, **params)
+    names = sorted(n for m in objective_registries() for n in getattr(m, "FAMILIES", {}))
+    raise UsageError(f"unknown objective {name!r}; choose from {names}")
+
+
+def normalized_units(paper: str) -> dict:
+    """Units a paper fixes by a normalisation (catalog module attribute ``NORMALIZED_UNITS``)."""
+    module = catalogs().get(paper)
+    return dict(getattr(module, "NORMALIZED_UNITS", {}) or {})

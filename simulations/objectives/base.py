@@ -246,6 +246,25 @@ class Objective(ABC):
         return self.hess(w, X, y) @ v
 
     # ------------------------------------------------------------------ empirical API
+    def batch_grad(self, W: Any, data: Dataset, idx: Any) -> np.ndarray:
+        """Per-sample gradients with a different minibatch per replicate.
+
+        ``W`` (reps, d), ``idx`` (reps, B) integer indices into ``data``; returns
+        (reps, B, d) with ``out[r, b] = grad f(W[r], data[idx[r, b]])``. The default loops
+        over replicates; families override it with a vectorised form.
+        """
+        W = np.atleast_2d(np.asarray(W, dtype=np.float64))
+        idx = np.asarray(idx)
+        if idx.ndim != 2 or idx.shape[0] != W.shape[0]:
+            raise ValueError(f"idx must have shape (reps, B) with reps = {W.shape[0]}, "
+                             f"got {idx.shape}")
+        if W.shape[1] != self.d:
+            raise ValueError(f"W must have shape (reps, {self.d}), got {W.shape}")
+        return self._batch_grad(W, data.X, data.y, idx)
+
+    def _batch_grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        return np.stack([self._grad(W[r:r + 1], X[idx[r]], y[idx[r]])[0] for r in range(W.shape[0])])
+
     def F(self, w: Any, data: Dataset) -> np.ndarray | float:
         """Empirical risk: () or (reps,)."""
         W, single = self._check_w(w)

@@ -31,6 +31,11 @@ class LinearModelObjective(Objective):
         _, p1, _ = self._phi(W @ X.T, y)
         return p1[:, :, None] * X[None, :, :] + self._reg(W)[1][:, None, :]
 
+    def _batch_grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        Xb = X[idx]                                   # (reps, B, d)
+        _, p1, _ = self._phi(np.einsum("rbd,rd->rb", Xb, W), y[idx])
+        return p1[:, :, None] * Xb + self._reg(W)[1][:, None, :]
+
     def _hess(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         _, _, p2 = self._phi(W @ X.T, y)
         outer = X[:, :, None] * X[:, None, :]

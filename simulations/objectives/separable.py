@@ -33,6 +33,9 @@ class _TiltedSeparable(Objective):
     def _grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         return self._psi(W)[1][:, None, :] + X[None, :, :]
 
+    def _batch_grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        return self._psi(W)[1][:, None, :] + X[idx]
+
     def _hess_F(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         p2 = self._psi(W)[2]
         H = np.zeros((W.shape[0], self.d, self.d))

@@ -1,0 +1,278 @@
+"""The common interface of the algorithm simulators (issue 5).
+
+Every algorithm of the five papers is an :class:`Algorithm` whose ``run`` has the signature
+
+    run(objective, data, *, eps, delta, reps, seed, calibration="paper", record=None,
+        first_replicate=0, **params) -> RunResult
+
+and runs ``reps`` independent replicates at once: arrays carry a leading replicate axis and
+one Python loop over steps drives all of them (DESIGN.md, "The numeric side").
+
+Randomness is batching-invariant: replicate ``r`` draws only from its own stream,
+``SeedSequence(seed, spawn_key=(r,))`` (see :class:`ReplicateStreams`), so replicates
+10..19 of a run with reps=20 equal a run with reps=10 and first_replicate=10, and results
+do not depend on worker count or batching.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from dptheory.symbolic.assumptions import Assumption
+
+CALIBRATIONS = ("paper", "tight")
+
+
+# ---------------------------------------------------------------------------- randomness
+class ReplicateStreams:
+    """Per-replicate random streams served in lockstep, vectorised over replicates.
+
+    Replicate r owns one ``numpy.random.Generator`` per kind of draw (normal, uniform),
+    seeded by ``SeedSequence(seed, spawn_key=(first_replicate + r, kind))``. Draws are
+    buffered in blocks, so a request of shape ``s`` returns ``(reps, *s)`` values in which row
+    r depends only on (seed, first_replicate + r, kind, number of earlier draws of that
+    kind) — not on the block size, the number of replicates or how they are batched.
+    """
+
+    # "aux" generators are never buffered: for samplers that need a Generator themselves
+    # (Gamma radii of the l2-Laplace law, spawned child generators).
+    KINDS = ("normal", "uniform", "aux")
+
+    def __init__(self, seed: int, reps: int, first_replicate: int = 0):
+        check_reps(reps)
+        if not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        self.reps = int(reps)
+        # about 32 MB of buffer per kind at most, whatever the number of replicates
+        self.block = int(min(1 << 14, max(256, (1 << 22) // self.reps)))
+        self.gens = {kind: [np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+            int(seed), spawn_key=(int(first_replicate) + r, k)))) for r in range(self.reps)]
+            for k, kind in enumerate(self.KINDS)}
+        self._buf: dict[str, np.ndarray] = {}
+        self._pos: dict[str, int] = {}
+        self._perms: dict[int, np.ndarray] = {}
+
+    def _take(self, kind: str, count: int) -> np.ndarray:
+        out = np.empty((self.reps, count))
+        filled = 0
+        while filled < count:
+            buf = self._buf.get(kind)
+            pos = self._pos.get(kind, 0)
+            if buf is None or pos >= buf.shape[1]:
+                if kind == "normal":
+                    buf = np.stack([g.standard_normal(self.block) for g in self.gens[kind]])
+                else:
+                    buf = np.stack([g.random(self.block) for g in self.gens[kind]])
+                self._buf[kind], pos = buf, 0
+            k = min(count - filled, buf.shape[1] - pos)
+            out[:, filled:filled + k] = buf[:, pos:pos + k]
+            filled += k
+            self._pos[kind] = pos + k
+        return out
+
+    def generator(self, r: int) -> np.random.Generator:
+        """Replicate r's unbuffered "aux" generator (for samplers that need a Generator)."""
+        return self.gens["aux"][r]
+
+    @property
+    def aux(self) -> list[np.random.Generator]:
+        return self.gens["aux"]
+
+    def normal(self, *shape: int) -> np.ndarray:
+        """Standard normals of shape (reps, *shape)."""
+        count = int(np.prod(shape)) if shape else 1
+        return self._take("normal", count).reshape((self.reps, *shape))
+
+    def uniform(self, *shape: int) -> np.ndarray:
+        """Uniforms on [0, 1) of shape (reps, *shape)."""
+        count = int(np.prod(shape)) if shape else 1
+        return self._take("uniform", count).reshape((self.reps, *shape))
+
+    def subsets(self, n: int, size: int) -> np.ndarray:
+        """(reps, size) uniform subsets of {0..n-1} without replacement (fresh per call).
+
+        Small subsets: a partial Fisher-Yates shuffle of a persistent per-replicate
+        permutation (a partial shuffle of *any* permutation gives a uniform subset), costing
+        ``size`` uniforms and ``size`` vectorised swaps per call instead of n uniforms and a
+        sort. Large subsets (size > n/4): argsort of n uniforms. The method depends only on
+        (n, size), so results stay batching-invariant.
+        """
+        if not (1 <= size <= n):
+            raise ValueError(f"subset size must be in [1, n={n}], got {size}")
+        if 4 * size > n:
+            u = self.uniform(n)
+            return np.argsort(u, axis=1)[:, :size]
+        perm = self._perms.get(n)
+        if perm is None:
+            perm = self._perms[n] = np.tile(np.arange(n), (self.reps, 1))
+        u = self.uniform(size)
+        rows = np.arange(self.reps)
+        for j in range(size):
+            k = j + np.minimum((u[:, j] * (n - j)).astype(np.int64), n - j - 1)
+            a = perm[rows, j].copy()
+            perm[rows, j] = perm[rows, k]
+            perm[rows, k] = a
+        return perm[:, :size].copy()
+
+    def permutations(self, n: int) -> np.ndarray:
+        """(reps, n) uniform permutations of {0..n-1}."""
+        return np.argsort(self.uniform(n), axis=1)
+
+    def indices(self, n: int, size: int) -> np.ndarray:
+        """(reps, size) i.i.d. uniform indices (sampling with replacement)."""
+        return np.minimum((self.uniform(size) * n).astype(np.int64), n - 1)
+
+
+# ---------------------------------------------------------------------------- validation
+def check_reps(reps: Any) -> int:
+    if isinstance(reps, bool) or not isinstance(reps, (int, np.integer)) or reps < 1:
+        raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
+    return int(reps)
+
+
+def check_privacy(eps: Any, delta: Any, *, allow_zero_delta: bool = False) -> tuple[float, float]:
+    try:
+        eps = float(eps)
+        delta = float(delta)
+    except (TypeError, ValueError):
+        raise ValueError(f"eps and delta must be numbers, got eps={eps!r}, delta={delta!r}") from None
+    if not (np.isfinite(eps) and eps > 0):
+        raise ValueError(f"eps must be > 0, got {eps}")
+    lo_ok = delta >= 0 if allow_zero_delta else delta > 0
+    if not (lo_ok and delta < 1):
+        interval = "[0, 1)" if allow_zero_delta else "(0, 1)"
+        raise ValueError(f"delta must be in {interval}, got {delta}")
+    return eps, delta
+
+
+def check_calibration(calibration: str) -> str:
+    if calibration not in CALIBRATIONS:
+        raise ValueError(f"calibration must be one of {CALIBRATIONS}, got {calibration!r}")
+    return calibration
+
+
+def check_assumptions(algorithm: "Algorithm", objective: Any, data: Any) -> None:
+    """Refuse an objective that does not declare an assumption the theorem needs."""
+    have = {type(a) for a in objective.assumptions(data)}
+    missing = [t.__name__ for t in algorithm.requires if t not in have]
+    if missing:
+        raise ValueError(f"objective {objective.name!r} does not declare {', '.join(missing)}, "
+                         f"which {algorithm.theorem or algorithm.id} assumes")
+
+
+# ---------------------------------------------------------------------------- results
+@dataclass
+class RunResult:
+    """What a run returns.
+
+    ``w``: output iterates (reps, d). ``metrics``: the quantities the theorems bound, each an
+    array over replicates (``excess_risk``, ``grad_norm``, ``grad_norm_sq``, ``lambda_min``,
+    ``sosp`` where relevant). ``privacy``: the guarantee by the paper's route and by the tight
+    accountant, ``{"paper": {...}, "tight": {...}}`` with at least ``epsilon`` and ``delta``.
+    ``noise``: the calibrated noise parameters. ``params``: schedules and settings used.
+    ``grad_evals``: per-sample gradient evaluations per replicate. ``trajectory``: thinned
+    records when ``record`` was given.
+    """
+
+    algorithm: str
+    w: np.ndarray
+    metrics: dict[str, np.ndarray]
+    privacy: dict[str, dict[str, Any]]
+    noise: dict[str, float]
+    params: dict[str, Any]
+    grad_evals: float
+    wall_time: float
+    trajectory: dict[str, np.ndarray] | None = None
+    seed: int = 0
+    first_replicate: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-friendly summary: means and standard errors over replicates."""
+        def stat(a: np.ndarray) -> dict[str, float]:
+            a = np.asarray(a, dtype=float)
+            se = float(a.std(ddof=1) / np.sqrt(a.size)) if a.size > 1 else float("nan")
+            return {"mean": float(a.mean()), "se": se, "min": float(a.min()), "max": float(a.max())}
+        return {"algorithm": self.algorithm, "reps": int(self.w.shape[0]),
+                "metrics": {k: stat(v) for k, v in self.metrics.items()},
+                "privacy": self.privacy, "noise": self.noise,
+                "params": {k: (v.tolist() if isinstance(v, np.ndarray) else v)
+                           for k, v in self.params.items()},
+                "grad_evals": self.grad_evals, "wall_time": self.wall_time,
+                "seed": self.seed}
+
+
+def metrics_at(objective: Any, data: Any, W: np.ndarray, *, second_order: bool = False,
+               alpha: float | None = None, rho: float | None = None) -> dict[str, np.ndarray]:
+    """The theorems' measured quantities at the output iterates W (reps, d)."""
+    m = objective.minimum(data)
+    F = np.atleast_1d(objective.F(W, data))
+    g = np.atleast_1d(objective.grad_norm(W, data))
+    out = {"excess_risk": F - m.value, "grad_norm": g, "grad_norm_sq": g**2, "F": F}
+    if second_order:
+        lam = np.atleast_1d(objective.lambda_min(W, data))
+        out["lambda_min"] = lam
+        if alpha is not None and rho is not None:
+            out["sosp"] = ((g <= alpha) & (lam >= -np.sqrt(rho * alpha))).astype(float)
+    return out
+
+
+class Recorder:
+    """Thinned trajectory: keeps every ``every``-th iterate (memory independent of T otherwise)."""
+
+    def __init__(self, record: int | None):
+        if record is not None and (not isinstance(record, (int, np.integer)) or record < 1):
+            raise ValueError(f"record must be a positive integer (keep every record-th step), got {record!r}")
+        self.every = record
+        self.steps: list[int] = []
+        self.values: list[np.ndarray] = []
+
+    def __call__(self, t: int, W: np.ndarray) -> None:
+        if self.every is not None and t % self.every == 0:
+            self.steps.append(t)
+            self.values.append(W.copy())
+
+    def result(self) -> dict[str, np.ndarray] | None:
+        if self.every is None:
+            return None
+        return {"t": np.array(self.steps), "w": np.stack(self.values, axis=1) if self.values
+                else np.empty((0,))}
+
+
+class Timer:
+    def __enter__(self) -> "Timer":
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.elapsed = time.perf_counter() - self.start
+
+
+# ---------------------------------------------------------------------------- registry
+@dataclass(frozen=True)
+class Algorithm:
+    """An algorithm of a paper (or a baseline it compares against)."""
+
+    id: str                                     # "zhang2021.alg1", "zhang2021.dpsgd-const", ...
+    paper: str
+    title: str
+    run: Callable[..., RunResult]
+    theorem: str = ""                           # the utility theorem it is checked against
+    privacy_theorem: str = ""
+    requires: tuple[type[Assumption], ...] = ()
+    private: bool = True
+    baseline: bool = False
+    notes: str = ""
+
+    def __call__(self, objective: Any, data: Any, **kwargs: Any) -> RunResult:
+        check_assumptions(self, objective, data)
+        return self.run(objective, data, **kwargs)
+
+    def summary(self) -> dict[str, Any]:
+        return {"id": self.id, "paper": self.paper, "title": self.title, "theorem": self.theorem,
+                "privacy_theorem": self.privacy_theorem, "private": self.private,
+                "baseline": self.baseline,
+                "requires": [t.__name__ for t in self.requires]}
