@@ -34,6 +34,11 @@ import sympy as sp
 from dptheory.symbolic import (BoundedLoss, BoundedVariance, Lipschitz, Paper, PL, S, Smooth,
                                Theorem, WeaklyQuasiConvex, register, units)
 
+
+# Sec. 2.1: "without loss of generality, |f(w, z)| <= 1" fixes the unit of loss values, so
+# the dimensional analysis of this paper takes [F] = 1 (CATALOG.md, Conventions).
+NORMALIZED_UNITS = {units.F: 1}
+
 PAPER = Paper(
     key="zhang2021",
     title="Private Stochastic Non-convex Optimization with Improved Utility Rates",

@@ -19,7 +19,7 @@ from typing import Any
 import sympy as sp
 
 from dptheory.symbolic.asymptotics import NotDerivable, leading_terms
-from dptheory.symbolic.numeric import resolve_settings
+from dptheory.symbolic.numeric import CompiledSettings
 from dptheory.symbolic.regimes import max_le
 from dptheory.symbolic.symbols import registered
 
@@ -31,7 +31,7 @@ class HypothesisReport:
     label: str
     printed: str
     at_settings: str
-    status: str            # always | never | regime | unknown
+    status: str            # always | never | regime | satisfiable (an equation) | unknown
     method: str            # symbolic | sampled
     fraction: float | None = None
     regime: str | None = None
@@ -70,7 +70,9 @@ def sample_value(symbol: sp.Symbol, rng: random.Random) -> float:
         if lo == 0 and m.group(1) == "(":      # (0, 1): log-uniform toward 0
             return 10 ** rng.uniform(math.log10(hi) - 12, math.log10(hi) - 1e-9) * (1 if hi else 1)
         return lo + (hi - lo) * rng.uniform(0.0, 0.999)
-    x = info.example * 10 ** rng.uniform(-1.5, 1.5)
+    # Scale-free quantities: log-uniform over eight decades around the example, so a
+    # condition that needs a small step or a large n is not judged "never" by a narrow sample.
+    x = info.example * 10 ** rng.uniform(-4, 4)
     nums = re.findall(r"[-\d.]+", info.domain)
     lower = float(nums[0]) if nums and (">" in info.domain) else 0.0
     if symbol.is_integer:
@@ -90,12 +92,13 @@ def _numeric_truth(rel: sp.Basic, item, rng: random.Random) -> tuple[float, dict
         test = sp.lambdify(args, rel, "math")
     except Exception:  # noqa: BLE001 - a form lambdify cannot print: undecidable by sampling
         return float("nan"), None
+    resolve = CompiledSettings(implicit, symbols) if implicit else None
     holds = total = 0
     counter = None
     for _ in range(SAMPLES):
         values = {s: sample_value(s, rng) for s in symbols}
         try:
-            env = resolve_settings(implicit, dict(values)) if implicit else values
+            env = resolve(values) if resolve else values
             truth = bool(test(*[env[a] for a in args]))
         except (TypeError, ValueError, ZeroDivisionError, OverflowError):
             continue
@@ -125,6 +128,24 @@ def hypotheses_at_settings(item) -> list[HypothesisReport]:
         if simplified is sp.true or simplified is sp.false:
             status = "always" if simplified is sp.true else "never"
             reports.append(HypothesisReport(label, sp.sstr(rel), sp.sstr(at), status, "symbolic"))
+            continue
+        if isinstance(at, sp.Eq):
+            # An equation is a constraint that defines a parameter: judge solvability, not
+            # the (measure-zero) chance that random values satisfy it.
+            growing = set(item.growing)
+            for sym in sorted(at.free_symbols - growing, key=str):
+                try:
+                    sols = sp.solve(at, sym)
+                except (NotImplementedError, ValueError):
+                    continue
+                if sols:
+                    reports.append(HypothesisReport(
+                        label, sp.sstr(rel), sp.sstr(at), "satisfiable", "symbolic",
+                        regime=f"solvable for {sym}: {sym} = {sp.sstr(sols[0])}"))
+                    break
+            else:
+                reports.append(HypothesisReport(label, sp.sstr(rel), sp.sstr(at), "unknown",
+                                                "symbolic"))
             continue
         frac, counter = _numeric_truth(at, item, rng)
         if math.isnan(frac):

@@ -69,3 +69,26 @@ def evaluate(item: Any, what: str, values: Mapping[Any, float], apply_settings: 
     if abs(value.imag) > 1e-12 * max(1.0, abs(value.real)):
         raise ValueError(f"{item.id}: {what} is not real at {values}: {value}")
     return float(value.real)
+
+
+class CompiledSettings:
+    """Settings compiled with lambdify, resolved on floats (fast path for sampling)."""
+
+    def __init__(self, settings: Mapping[sp.Symbol, sp.Expr], inputs: list[sp.Symbol]):
+        self.targets = list(settings)
+        self.args = sorted(set(inputs) | set(self.targets), key=str)
+        self.funcs = [sp.lambdify(self.args, sp.sympify(settings[t]), "math", dummify=True)
+                      for t in self.targets]
+
+    def __call__(self, values: dict[sp.Symbol, float], iterations: int = 200) -> dict[sp.Symbol, float]:
+        env = dict(values)
+        for t in self.targets:
+            env.setdefault(t, 2.0)
+        for _ in range(iterations):
+            vec = [env[a] for a in self.args]
+            new = [float(f(*vec)) for f in self.funcs]
+            done = all(math.isclose(v, env[t], rel_tol=1e-13) for t, v in zip(self.targets, new))
+            env.update(zip(self.targets, new))
+            if done:
+                return env
+        raise ValueError(f"implicit settings {sorted(map(str, self.targets))} did not converge")

@@ -42,7 +42,7 @@ def symbolic_findings(items: Iterable) -> list[Finding]:
                                        f"hypothesis '{h.label}' can never hold at the settings: "
                                        f"{h.at_settings}", h.as_dict(),
                                        f"dptheory show {item.id} --json"))
-        issues = check_dimensions(item)
+        issues = check_dimensions(item, registry.normalized_units(item.paper))
         if issues:
             out.append(Finding(item.id, "dimensions",
                                f"{len(issues)} dimensional inconsistenc"
