@@ -10,7 +10,7 @@ non-increasing functions is non-increasing).
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -98,21 +98,33 @@ def get_noise_multiplier(*, target_epsilon: float, target_delta: float, sample_r
                            sample_rate=sample_rate, steps=T, sampling=sampling,
                            conversion=conversion, orders=orders, accountant=accountant)
 
-    lo = hi = 1.0
-    while eps(hi) > target_epsilon:
+    return smallest_noise(eps, target_epsilon, rtol=rtol)
+
+
+def smallest_noise(eps_of: Callable[[float], float], target_epsilon: float, *,
+                   rtol: float = 1e-5, start: float = 1.0, lowest: float = 1e-6,
+                   highest: float = 1e7) -> float:
+    """Smallest noise level s (to relative ``rtol``) with ``eps_of(s) <= target_epsilon``.
+
+    ``eps_of`` must be non-increasing in s. Doubling/halving brackets the threshold, then
+    bisection; the upper end of the final bracket is returned, so the guarantee
+    ``eps_of(s) <= target_epsilon`` always holds for the returned s.
+    """
+    lo = hi = float(start)
+    while eps_of(hi) > target_epsilon:
         hi *= 2.0
-        if hi > 1e7:
+        if hi > highest:
             raise ValueError(f"target_epsilon {target_epsilon} is not reachable "
-                             "(noise multiplier would exceed 1e7)")
+                             f"(noise would exceed {highest:g})")
     lo = hi / 2.0
-    while eps(lo) <= target_epsilon:
+    while eps_of(lo) <= target_epsilon:
         hi = lo
         lo /= 2.0
-        if lo < 1e-6:
+        if lo < lowest:
             return hi
     while hi - lo > rtol * hi:
         mid = 0.5 * (lo + hi)
-        if eps(mid) <= target_epsilon:
+        if eps_of(mid) <= target_epsilon:
             hi = mid
         else:
             lo = mid

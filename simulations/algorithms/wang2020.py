@@ -66,7 +66,7 @@ import numpy as np
 from bounds import wang2020 as catalog
 from dptheory.privacy import (DEFAULT_ORDERS, eps_from_rdp_improved, rdp_fixed_size_gaussian,
                               zcdp_to_dp)
-from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS
+from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS, smallest_noise
 from dptheory.privacy.samplers import symmetric_gaussian_matrix
 from dptheory.symbolic.assumptions import HessianLipschitz, Lipschitz, Smooth
 
@@ -264,20 +264,10 @@ def _z_for_eps_str(eps: float, delta: float, T: int, n: int, S: int, Tz: int) ->
     def e(z: float) -> float:
         rdp = T * (_fs_rdp(S / n, z) + _fs_rdp(Tz / n, z))
         return eps_from_rdp_improved(FIXED_SIZE_ORDERS, rdp, delta)[0]
-    lo = hi = 1.0
-    while e(hi) > eps:
-        lo, hi = hi, hi * 2
-        if hi > 1e7:
-            raise ValueError(f"eps = {eps} is not reachable by DP-STR (noise multiplier > 1e7)")
-    while e(lo) <= eps and lo > 1e-4:
-        hi, lo = lo, lo / 2
-    while hi - lo > 1e-4 * hi:
-        mid = 0.5 * (lo + hi)
-        if e(mid) <= eps:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    try:
+        return smallest_noise(e, eps, rtol=1e-4, lowest=1e-4)
+    except ValueError:
+        raise ValueError(f"eps = {eps} is not reachable by DP-STR (noise multiplier > 1e7)") from None
 
 
 # ---------------------------------------------------------------------------- the loop
