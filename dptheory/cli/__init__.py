@@ -15,7 +15,7 @@ import sys
 from typing import Any, Callable, Sequence
 
 # Command modules, each exposing register(subparsers). Order = order in --help.
-COMMAND_MODULES = ("catalog", "privacy", "objectives", "simulate")
+COMMAND_MODULES = ("catalog", "privacy", "objectives", "simulate", "verify", "audit")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -50,6 +50,9 @@ def register(sub: Any) -> None:
     p.add_argument("--only", nargs="*", metavar="ID", help="item ids or check ids to run")
     p.add_argument("--no-checks", action="store_true",
                    help="symbolic findings only (skip property checks)")
+    p.add_argument("--store", default="dptheory-report/results.sqlite",
+                   help="results store of `dptheory verify` runs whose findings to include "
+                        "(default dptheory-report/results.sqlite, if it exists)")
 
 
 # -- list / show ------------------------------------------------------------------------
@@ -254,6 +257,21 @@ def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
     from dptheory.verify.findings import collect
     findings = collect(only=args.only, run_checks=not args.no_checks)
     data = [f.as_dict() for f in findings]
+    from pathlib import Path
+    if Path(args.store).exists():
+        from dptheory.store import Store
+        from dptheory.verify.verdict import Finding
+        seen = {(d["id"], d["check"]) for d in data}
+        with Store(args.store) as store:
+            for row in store.findings():
+                key = (row["id"], row["check"])
+                if key in seen or (args.only and row["id"] not in args.only
+                                   and row["check"] not in args.only):
+                    continue
+                seen.add(key)
+                data.append(row)
+                findings.append(Finding(row["id"], row["check"], row["summary"],
+                                        row["evidence"], row["reproduce"]))
     if not findings:
         return data, "no findings"
     lines = []

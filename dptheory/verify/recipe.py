@@ -1,0 +1,88 @@
+"""Experiment recipes: what binds a catalog item to a measurement (issue 6).
+
+A :class:`Recipe` names the catalog item, the kind of check, the cell function that measures
+it, and the sweep. ``dptheory`` knows no paper: recipes are found through the
+``dptheory.experiments`` entry-point group (modules exposing ``RECIPES``), the cell function
+by its import path, so sweeps can run in other processes (joblib) or on a Dask cluster.
+
+A *cell* is one point of a sweep and one block of replicates:
+``{"recipe": id, "point": {...sweep values...}, "block": b, "reps": r, "seed": s, **fixed}``.
+The cell function returns a JSON-serialisable dict. What the engine reads from it depends on
+the check:
+
+* ``bound``      — ``samples`` (list of per-replicate values of the measured quantity) and
+  ``bound`` (the theorem's explicit bound evaluated at the instance's certified constants);
+* ``slope``      — ``samples``; the expected slope is ``Recipe.expected_slope`` or, when it
+  is None, the log-log slope of the cells' ``bound`` values over the sweep (the theorem's
+  own prediction in that range);
+* ``sensitivity``— ``measured`` (largest observed value), ``bound`` (the lemma's value),
+  ``worst`` (the example attaining it);
+* ``stability``  — ``samples`` (coupled-run gaps) and ``bound`` (the stability parameter);
+* ``audit``      — ``scores_in``, ``scores_out`` (attack scores on the two neighbouring
+  datasets), ``epsilon_claimed``, ``epsilon_tight``.
+
+Blocks of one sweep point are pooled before the check, so results do not depend on the block
+size or on the number of workers (each block's seed is derived from its key).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+CHECK_KINDS = ("bound", "slope", "sensitivity", "stability", "audit")
+
+
+@dataclass(frozen=True)
+class Recipe:
+    id: str                                   # "<item>:<name>", e.g. "tran2022.thm9:slope-n"
+    item: str                                 # catalog id
+    check: str                                # one of CHECK_KINDS
+    cell: str                                 # "package.module:function"
+    sweep: dict[str, list[Any]]               # quick sweep, e.g. {"n": [256, 512, 1024]}
+    fixed: dict[str, Any] = field(default_factory=dict)    # passed to every cell
+    reps: int = 16                            # replicates per sweep point (quick)
+    block: int = 16                           # replicates per cell
+    sweep_full: dict[str, list[Any]] | None = None
+    reps_full: int | None = None
+    expected_slope: float | None = None       # slope checks; None: from the cells' bounds
+    tolerance: float = 0.1                    # slope tolerance for polylog/constant effects
+    metric: str = ""                          # name of the measured quantity (for figures)
+    description: str = ""
+    quick: bool = True                        # part of `verify --quick`
+
+    def __post_init__(self) -> None:
+        if self.check not in CHECK_KINDS:
+            raise ValueError(f"{self.id}: check must be one of {CHECK_KINDS}, got {self.check!r}")
+        if ":" not in self.cell:
+            raise ValueError(f"{self.id}: cell must be 'module:function', got {self.cell!r}")
+        if len(self.sweep) != 1:
+            raise ValueError(f"{self.id}: sweep one variable at a time, got {list(self.sweep)}")
+
+    @property
+    def variable(self) -> str:
+        return next(iter(self.sweep))
+
+    def points(self, full: bool = False) -> list[Any]:
+        sweep = self.sweep_full if (full and self.sweep_full) else self.sweep
+        return list(sweep[self.variable])
+
+    def total_reps(self, full: bool = False) -> int:
+        return int(self.reps_full if (full and self.reps_full) else self.reps)
+
+    def cells(self, full: bool = False, seed: int = 0) -> list[dict[str, Any]]:
+        """The cells of this recipe: sweep points x replicate blocks."""
+        out = []
+        total = self.total_reps(full)
+        for value in self.points(full):
+            for b, start in enumerate(range(0, total, self.block)):
+                out.append({"recipe": self.id, "point": {self.variable: value}, "block": b,
+                            "first_replicate": start, "reps": min(self.block, total - start),
+                            "seed": seed, **self.fixed})
+        return out
+
+
+def load_cell_function(path: str):
+    import importlib
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)

@@ -1,0 +1,158 @@
+"""The verify engine end to end on a small recipe package registered by entry point."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from dptheory import registry
+
+RECIPES = textwrap.dedent('''
+    import time
+    import numpy as np
+    from dptheory.verify.recipe import Recipe
+
+    def cell(c):
+        # replicate r of point n: Gaussian with mean 1/sqrt(n), drawn from (seed, r) only,
+        # so pooled blocks do not depend on the block size.
+        n = c["point"]["n"]
+        out = []
+        for r in range(c["first_replicate"], c["first_replicate"] + c["reps"]):
+            g = np.random.default_rng([c["seed"], r])
+            out.append(float(n ** -0.5 * (1 + 0.05 * g.standard_normal())))
+        time.sleep(c.get("sleep", 0.0))
+        return {"samples": out, "bound": 2.0 * n ** -0.5}
+
+    def sens(c):
+        return {"measured": 3.0, "bound": 2.0, "worst": {"i": 0}}
+
+    RECIPES = [
+        Recipe("fake2030.thm1:bound-n", "fake2030.thm1", "bound", "fakerecipes:cell",
+               {"n": [16, 64, 256]}, reps=12, block=4, metric="E||grad F||"),
+        Recipe("fake2030.thm1:slope-n", "fake2030.thm1", "slope", "fakerecipes:cell",
+               {"n": [16, 64, 256, 1024]}, reps=12, block=4, expected_slope=-0.5,
+               sweep_full={"n": [16, 32, 64, 128, 256, 512, 1024]}, reps_full=24,
+               fixed={"sleep": 0.0}),
+        Recipe("fake2030.lemma2:sens", "fake2030.lemma2", "sensitivity", "fakerecipes:sens",
+               {"n": [10]}, reps=1, block=1),
+        Recipe("fake2030.thm1:slow", "fake2030.thm1", "slope", "fakerecipes:cell",
+               {"n": [16, 32, 64, 128, 256, 512, 1024, 2048]}, reps=16, block=2,
+               expected_slope=-0.5, fixed={"sleep": 0.15}, quick=False),
+    ]
+''')
+
+
+@pytest.fixture
+def fake_recipes(tmp_path, monkeypatch):
+    (tmp_path / "fakerecipes.py").write_text(RECIPES)
+    info = tmp_path / "fakerecipes-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakerecipes\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[dptheory.experiments]\nfake = fakerecipes\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    import importlib
+    importlib.invalidate_caches()
+    yield tmp_path
+    sys.modules.pop("fakerecipes", None)
+
+
+def _verify(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "dptheory", "verify", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_quick_verify_writes_report_and_verdicts(fake_recipes):
+    out = fake_recipes / "rep"
+    from dptheory.verify.engine import run_verify
+    from dptheory.verify.report import write
+    res = run_verify(only=["fake2030.thm1", "fake2030.lemma2"], out=out, n_jobs=1,
+                     progress=False, symbolic=False)
+    v = {x.id: x for x in res.verdicts}
+    # means 1/sqrt(n) (+-5%) sit at half the bound 2/sqrt(n): pass; slope -1/2: pass;
+    # measured 3 > bound 2: fail (a finding).
+    assert v["fake2030.thm1:bound-n"].verdict == "pass"
+    assert v["fake2030.thm1:slope-n"].verdict == "pass"
+    assert v["fake2030.lemma2:sens"].verdict == "fail"
+    assert [f.check for f in res.findings] == ["fake2030.lemma2:sens"]
+    path = write(res)
+    text = path.read_text()
+    assert "fake2030.thm1:slope-n" in text and "![" in text
+    assert (out / "figures").exists() and any(p.suffix == ".svg" for p in (out / "figures").iterdir())
+    # resume: the same command recomputes nothing
+    again = run_verify(only=["fake2030.thm1", "fake2030.lemma2"], out=out, n_jobs=1,
+                       progress=False, symbolic=False)
+    assert again.computed == 0
+    assert [x.evidence for x in again.verdicts] == [x.evidence for x in res.verdicts]
+
+
+def test_block_size_does_not_change_numbers(fake_recipes):
+    from dptheory.verify.engine import _pool, build_cells, dispatch
+    from dptheory.verify.recipe import Recipe
+    a = Recipe("x.y:a", "x.y", "bound", "fakerecipes:cell", {"n": [16, 64]}, reps=12, block=4)
+    b = Recipe("x.y:a", "x.y", "bound", "fakerecipes:cell", {"n": [16, 64]}, reps=12, block=5)
+    pa = _pool([(dispatch(c), c) for c in build_cells([a], full=False, seed=3)], a, False)
+    pb = _pool([(dispatch(c), c) for c in build_cells([b], full=False, seed=3)], b, False)
+    assert pa[16]["samples"] == pb[16]["samples"] and pa[64]["samples"] == pb[64]["samples"]
+
+
+def test_sigkill_during_full_run_resumes_to_identical_report(fake_recipes):
+    args = ["--full", "--only", "fake2030.thm1:slow", "--jobs", "1", "--json"]
+    ref = _verify(*args, "--out", str(fake_recipes / "ref"), cwd=fake_recipes)
+    assert ref.returncode == 0, ref.stderr
+    out = fake_recipes / "killed"
+    proc = subprocess.Popen([sys.executable, "-m", "dptheory", "verify", *args, "--out", str(out)],
+                            cwd=fake_recipes, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    store = out / "results.sqlite"
+    deadline = time.time() + 60
+    import sqlite3
+    done = 0
+    while time.time() < deadline:        # wait until some (not all) cells are committed
+        if store.exists():
+            try:
+                with sqlite3.connect(store) as con:
+                    done = con.execute("select count(*) from cells where status='done'").fetchone()[0]
+            except sqlite3.OperationalError:
+                done = 0
+            if done >= 5:
+                break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert 5 <= done < 64
+    resumed = _verify(*args, "--out", str(out), cwd=fake_recipes)
+    assert resumed.returncode == 0, resumed.stderr
+    a, b = json.loads(ref.stdout), json.loads(resumed.stdout)
+    assert b["cells"]["computed"] < b["cells"]["total"]           # finished cells were kept
+    assert [(v["id"], v["verdict"], v["summary"]) for v in a["verdicts"]] == \
+           [(v["id"], v["verdict"], v["summary"]) for v in b["verdicts"]]
+
+
+def test_scheduler_gives_identical_verdicts(fake_recipes):
+    distributed = pytest.importorskip("distributed")
+    from dptheory.verify.engine import run_verify
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  host="127.0.0.1", protocol="tcp://", scheduler_port=0,
+                                  dashboard_address=None) as cluster:
+        dask = run_verify(only=["fake2030.thm1"], out=fake_recipes / "dask", progress=False,
+                          scheduler=cluster.scheduler_address, symbolic=False)
+    local = run_verify(only=["fake2030.thm1"], out=fake_recipes / "local", n_jobs=1,
+                       progress=False, symbolic=False)
+    assert [v.evidence for v in dask.verdicts] == [v.evidence for v in local.verdicts]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--only", "nosuch.thm9"], "unknown id"),
+    (["--out", "/proc/forbidden/report"], "not writable"),
+    (["--scheduler", "tcp://127.0.0.1:9"], "cannot reach"),
+])
+def test_bad_input_is_one_line_exit_2(fake_recipes, args, needle):
+    r = _verify(*args, cwd=fake_recipes)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and needle in r.stderr
