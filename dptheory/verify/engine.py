@@ -54,7 +54,9 @@ def select(all_recipes: list[Recipe], *, full: bool, only: Iterable[str] | None)
         for o in only:
             if o not in known and not any(c.id == o for c in registry.checks()):
                 raise UsageError(f"unknown id {o!r}; see `dptheory list` or the report's recipes")
-        chosen = [r for r in all_recipes if r.id in only or r.item in only]
+        # a recipe named by its id runs whatever the mode; by its item, only in its mode
+        chosen = [r for r in all_recipes
+                  if r.id in only or (r.item in only and (full or r.quick))]
     return chosen
 
 

@@ -18,10 +18,15 @@ REGIME_MAPS = (
 )
 
 
+def _with(path: Path, suffix: str) -> Path:
+    """path + suffix (ids contain dots, so Path.with_suffix would cut them)."""
+    return path.parent / (path.name + suffix)
+
+
 def _savefig(fig: Any, path: Path) -> list[str]:
-    fig.savefig(path.with_suffix(".png"), dpi=110)
-    fig.savefig(path.with_suffix(".svg"))
-    return [path.with_suffix(".png").name, path.with_suffix(".svg").name]
+    fig.savefig(_with(path, ".png"), dpi=110)
+    fig.savefig(_with(path, ".svg"))
+    return [_with(path, ".png").name, _with(path, ".svg").name]
 
 
 def _plt():
@@ -133,9 +138,9 @@ def regime_figures(figdir: Path) -> list[tuple[str, str]]:
         except ValueError:
             continue
         stem = figdir / f"regime__{a}__{b}"
-        regime_map_figure(grid, (a, b), str(stem.with_suffix(".png")))
-        regime_map_figure(grid, (a, b), str(stem.with_suffix(".svg")))
-        out.append((f"{a} vs {b}", stem.with_suffix(".png").name))
+        regime_map_figure(grid, (a, b), str(_with(stem, ".png")))
+        regime_map_figure(grid, (a, b), str(_with(stem, ".svg")))
+        out.append((f"{a} vs {b}", _with(stem, ".png").name))
     return out
 
 
