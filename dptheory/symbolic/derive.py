@@ -140,7 +140,8 @@ def derive(item: Theorem) -> Derivation:
     except ExponentialGrowth as exc:
         # A stated power rate cannot match a bound that grows faster than every power.
         return Derivation(item.id, "disagrees", stated=sp.sstr(item.rate),
-                          derived="grows exponentially", comparison="derived >= stated",
+                          derived="an exponentially growing expression",
+                          comparison="derived >= stated",
                           reason=str(exc))
     except NotDerivable as exc:
         return Derivation(item.id, "not-derivable", stated=sp.sstr(item.rate), reason=str(exc))

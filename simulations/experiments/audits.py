@@ -1,0 +1,359 @@
+"""Empirical privacy audits of every private algorithm of the five papers (issue 7).
+
+Each private algorithm of ``dptheory algorithms`` gets two recipes (check ``audit``):
+
+* ``<privacy theorem>:audit-quick-<alg>`` — part of ``verify --quick``: 1000 runs per
+  neighbouring dataset, small n, d and a few steps;
+* ``<privacy theorem>:audit-<alg>`` — ``quick=False`` (``verify --full``): 16384 runs per
+  neighbour at the sharpest setting the algorithm allows (T = 1 or 2, full batches).
+
+Both sweep the calibration (``paper`` and ``tight``) at eps = 2, delta = 1e-3, so the report
+reads, per algorithm and calibration, the epsilon lower bound (95 %) vs the claimed epsilon
+vs the tight accountant's epsilon for the noise actually used. A lower bound above the claim
+is a finding. The settings are the auditor's worst case for a final-iterate release: few
+steps and full batches, so nothing is lost to subsampling or to averaging over iterates.
+
+**The membership test** (:func:`audit_cell`). Neighbouring datasets differ by *replacing*
+one record (the papers' relation): ``D_out = D0 + [z_out]`` and ``D_in = D0 + [z_in]``. The
+canary pair is chosen by an adversarial search over candidate records (rows of fresh data
+rescaled to the largest feature norm of the data, coordinate axes, and labels spanning the
+data's range): the pair whose (clipped, where the algorithm clips) per-sample gradients at
+the start point differ most — the largest influence on the first step and, for Lipschitz or
+clipped mechanisms, the worst case of the sensitivity bound. The algorithm releases only its
+output iterate, so the score of a run is the projection of ``w_out - w0`` on the direction
+in which the canary moves the iterate, ``-(g(w0; z_in) - g(w0; z_out))`` (or, with
+``cell["pilot"] > 0``, a linear discriminant fitted on separate pilot runs). Runs on D_in use
+replicates ``first_replicate..``; runs on D_out use the same seed with replicates offset by
+``OUT_OFFSET`` (independent streams), so blocks pool exactly as the engine expects. The cell
+also reports whether the calibration and the hyperparameters (``data_dependent_params``, e.g.
+a step size computed from the data) are the same on both neighbours: a data-dependent
+hyperparameter is a leak the privacy accounting does not see, and the audit measures it.
+
+**Planted bugs** (:func:`selftest`): DP-SGD (``zhang2021.dpsgd-const``: one full-batch
+step, per-sample clipping at C, so the release is exactly a Gaussian mechanism) at the tight
+calibration, then (1) noise std divided by 3, (2) clipping removed while the noise stays
+calibrated to C, (3) sensitivity computed for add/remove-one (C/B) where the relation is
+replace-one (2C/B): noise halved. Each must give an epsilon lower bound above the claimed
+epsilon (detected); the correct algorithm must not.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from dptheory.verify.recipe import Recipe
+
+OUT_OFFSET = 1_000_000_000          # replicate offset of the runs on D_out
+# override parameter -> keys of RunResult.noise holding the calibrated value, in order
+_NOISE_KEYS = {"pi": ("pi",), "sigma": ("sigma",), "noise_scale": ("s", "laplace_scale")}
+
+
+# ------------------------------------------------------------------------ canary search
+def _clip_rows(g: np.ndarray, C: float | None) -> np.ndarray:
+    if C is None or not np.isfinite(C):
+        return g
+    nrm = np.linalg.norm(g, axis=-1, keepdims=True)
+    return g * np.minimum(1.0, C / np.maximum(nrm, 1e-300))
+
+
+def candidate_records(objective: Any, data: Any, seed: int, k: int = 24) -> tuple[np.ndarray, np.ndarray]:
+    """Candidate canaries (X, y) within the data's feature-norm bound and label range."""
+    d = data.d
+    rmax = float(np.max(np.linalg.norm(data.X, axis=1)))
+    # as many fresh rows as the family allows (pl-nonconvex needs n <= d)
+    fresh = objective.make_data(min(k, data.n), np.random.default_rng(seed + 7919))
+    dirs = [fresh.X, np.eye(d), -np.eye(d)]
+    Xc = np.concatenate(dirs)
+    nrm = np.linalg.norm(Xc, axis=1, keepdims=True)
+    Xc = rmax * Xc / np.maximum(nrm, 1e-300)
+    ys = np.unique(np.concatenate([data.y, fresh.y]))
+    if ys.size <= 3:                       # labels: keep them as they are
+        yc = ys
+    else:
+        Y = float(np.max(np.abs(ys)))
+        yc = np.unique(np.concatenate([np.linspace(-Y, Y, 9), [math.sqrt(2), -math.sqrt(2)]]))
+        yc = yc[(yc >= ys.min() - 1e-12) & (yc <= ys.max() + 1e-12)] if ys.min() >= 0 else yc
+    X = np.repeat(Xc, yc.size, axis=0)
+    y = np.tile(yc, Xc.shape[0])
+    return X, y
+
+
+def choose_canary(objective: Any, data0: Any, w0: np.ndarray, *, clip: float | None,
+                  seed: int) -> dict[str, Any]:
+    """Adversarial search over candidate pairs: the largest clipped gradient difference."""
+    X, y = candidate_records(objective, data0, seed)
+    g = np.asarray(objective.grad(w0, X, y))                   # (K, d)
+    gc = _clip_rows(g, clip)
+    # pairwise ||gc_i - gc_j||, ties broken by the unclipped difference (clipping removed)
+    diff = np.linalg.norm(gc[:, None, :] - gc[None, :, :], axis=-1)
+    raw = np.linalg.norm(g[:, None, :] - g[None, :, :], axis=-1)
+    score = diff + 1e-6 * raw
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    direction = -(gc[i] - gc[j])
+    nd = np.linalg.norm(direction)
+    if nd == 0:
+        direction = -(g[i] - g[j])
+        nd = np.linalg.norm(direction)
+    direction = direction / nd if nd > 0 else np.eye(data0.d)[0]
+    return {"x_in": X[i], "y_in": float(y[i]), "x_out": X[j], "y_out": float(y[j]),
+            "influence": float(diff[i, j]), "influence_unclipped": float(raw[i, j]),
+            "direction": direction, "candidates": int(X.shape[0])}
+
+
+# ------------------------------------------------------------------------ the cell
+def _setup(cell: dict[str, Any]):
+    from simulations.algorithms import get as get_alg
+    from simulations.objectives import Dataset
+    from simulations.objectives import get as get_obj
+    alg = get_alg(cell["algorithm"])
+    obj = get_obj(cell["objective"], **cell.get("objective_params", {}))
+    n = int(cell["n"])
+    data0 = obj.make_data(n - 1, int(cell.get("data_seed", 0)))
+    params = dict(cell.get("params", {}))
+    clip = params.get("clip", params.get("C"))
+    w0 = np.zeros(obj.d)
+    can = choose_canary(obj, data0, w0, clip=clip, seed=int(cell.get("data_seed", 0)))
+    d_in = Dataset(np.vstack([data0.X, can["x_in"]]), np.append(data0.y, can["y_in"]))
+    d_out = Dataset(np.vstack([data0.X, can["x_out"]]), np.append(data0.y, can["y_out"]))
+    return alg, obj, d_in, d_out, params, can, w0
+
+
+def _calibration(cell: dict[str, Any]) -> str:
+    return cell.get("point", {}).get("calibration", cell.get("calibration", "paper"))
+
+
+def audit_cell(cell: dict[str, Any]) -> dict[str, Any]:
+    """One block of the many-runs membership test (contract: check ``audit``)."""
+    alg, obj, d_in, d_out, params, can, w0 = _setup(cell)
+    cal = _calibration(cell)
+    eps, delta = float(cell["eps"]), float(cell["delta"])
+    reps, seed, fr = int(cell["reps"]), int(cell["seed"]), int(cell.get("first_replicate", 0))
+    bug = cell.get("bug")
+    common = dict(eps=eps, delta=delta, calibration=cal, **params)
+    ref = None
+    if bug:
+        # the calibrated run tells the noise the algorithm would use; the bug then alters it
+        ref = alg(obj, d_out, reps=1, seed=seed, **common)
+        key = cell["noise_param"]
+        noise = next(float(ref.noise[k]) for k in _NOISE_KEYS.get(key, (key,)) if k in ref.noise)
+        if bug == "noise/3":
+            common[key] = noise / 3
+        elif bug == "add-remove":
+            common[key] = noise / 2            # sensitivity C/B instead of 2C/B
+        elif bug == "no-clip":
+            common[key] = noise
+            for k in ("clip", "C"):
+                if k in common:
+                    common[k] = math.inf
+        else:
+            raise ValueError(f"unknown bug {bug!r}")
+    r_in = alg(obj, d_in, reps=reps, seed=seed, first_replicate=fr, **common)
+    r_out = alg(obj, d_out, reps=reps, seed=seed, first_replicate=OUT_OFFSET + fr, **common)
+    priv = (ref or r_out).privacy
+    u = can["direction"]
+    pilot = int(cell.get("pilot", PILOT_RUNS))
+    if pilot > 0:
+        u = _pilot_direction(alg, obj, d_in, d_out, common, seed, pilot, u)
+    s_in = (np.asarray(r_in.w) - w0) @ u
+    s_out = (np.asarray(r_out.w) - w0) @ u
+    same = _close(r_in.privacy, r_out.privacy)
+    hyper = _differing_params(r_in.params, r_out.params)
+    return {"scores_in": [float(v) for v in s_in], "scores_out": [float(v) for v in s_out],
+            "epsilon_claimed": eps, "epsilon_tight": float(priv["tight"]["epsilon"]),
+            "epsilon_paper": _num(priv.get("paper", {}).get("epsilon")),
+            "delta": delta, "algorithm": cell["algorithm"], "calibration": cal,
+            "bug": bug or "", "calibration_data_independent": same,
+            # hyperparameters (step sizes, ...) that differ between the neighbours: a leak the
+            # privacy accounting does not see
+            "data_dependent_params": hyper,
+            "canary": {"x_in": [float(v) for v in can["x_in"]], "y_in": can["y_in"],
+                       "x_out": [float(v) for v in can["x_out"]], "y_out": can["y_out"],
+                       "influence": can["influence"], "candidates": can["candidates"]}}
+
+
+def _pilot_direction(alg: Any, obj: Any, d_in: Any, d_out: Any, common: dict, seed: int,
+                     pilot: int, fallback: np.ndarray) -> np.ndarray:
+    """Linear discriminant direction Sigma^-1 (mean_in - mean_out) from pilot runs.
+
+    The pilot runs use their own replicate streams (offsets 2 and 3 x OUT_OFFSET) that do
+    not depend on the block, so every block of a sweep point scores along the same direction
+    and the scored runs stay independent of the choice of direction.
+    """
+    p_in = np.asarray(alg(obj, d_in, reps=pilot, seed=seed, first_replicate=2 * OUT_OFFSET,
+                          **common).w)
+    p_out = np.asarray(alg(obj, d_out, reps=pilot, seed=seed, first_replicate=3 * OUT_OFFSET,
+                           **common).w)
+    diff = p_in.mean(axis=0) - p_out.mean(axis=0)
+    cov = 0.5 * (np.cov(p_in, rowvar=False) + np.cov(p_out, rowvar=False))
+    cov = np.atleast_2d(cov)
+    ridge = 1e-6 * (np.trace(cov) / cov.shape[0] + 1e-300)
+    try:
+        v = np.linalg.solve(cov + ridge * np.eye(cov.shape[0]), diff)
+    except np.linalg.LinAlgError:
+        v = diff
+    nv = np.linalg.norm(v)
+    if not np.isfinite(nv) or nv == 0:
+        return fallback
+    return v / nv
+
+
+def _differing_params(a: dict, b: dict) -> list[str]:
+    out = []
+    for k in sorted(set(a) & set(b)):
+        x, y = a[k], b[k]
+        if isinstance(x, (bool, np.bool_)) or isinstance(y, (bool, np.bool_)):
+            continue
+        if isinstance(x, (int, float, np.integer, np.floating)) and \
+                isinstance(y, (int, float, np.integer, np.floating)):
+            fx, fy = float(x), float(y)
+            if math.isfinite(fx) and math.isfinite(fy) and \
+                    not math.isclose(fx, fy, rel_tol=1e-9, abs_tol=1e-300):
+                out.append(k)
+    return out
+
+
+def _num(x: Any) -> float | None:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def _close(a: dict, b: dict) -> bool:
+    try:
+        return all(math.isclose(float(a[k]["epsilon"]), float(b[k]["epsilon"]), rel_tol=1e-9)
+                   for k in a if "epsilon" in a[k])
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+# ------------------------------------------------------------------------ per-algorithm setups
+_RR = ("robust-regression", {"d": 3})
+_PL = ("pl-nonconvex", {"d": 8})
+_COSH = ("cosh-generalized-smooth", {"d": 3})
+_HUBER = ("huber-ridge", {"d": 3})
+_LNC = ("logistic-nonconvex-reg", {"d": 3})
+
+# algorithm -> objective, n, quick params, full params, noise override name.
+# Worst case for a final-iterate audit: as few steps as the algorithm allows and full batches
+# (the release is then close to one Gaussian mechanism, nothing is lost to subsampling or to
+# averaging over iterates). Quick: T of a few steps; full: the sharpest setting, T = 1 where
+# allowed, and many more runs.
+_Z21 = {"eta": 0.1, "B": 32}
+SETUPS: dict[str, dict[str, Any]] = {
+    "zhang2021.alg2": dict(obj=_PL, n=8, quick={"eta": 0.05, "T": 3, "B": 8},
+                           full={"eta": 0.05, "T": 1, "B": 8}, noise="pi"),
+    **{a: dict(obj=_PL, n=8, quick={"eta0": 0.05, "T0": 1, "K": 2, "B": 8},
+               full={"eta0": 0.05, "T0": 1, "K": 1, "B": 8}, noise="pi")
+       for a in ("zhang2021.alg1", "zhang2021.dpages")},
+    **{a: dict(obj=_RR, n=32, quick={**_Z21, "T": 3}, full={**_Z21, "T": 1}, noise="pi")
+       for a in ("zhang2021.dpsgd-const", "zhang2021.dpsgd-c-t", "zhang2021.dpsgd-c-sqrt-t",
+                 "zhang2021.dpsgdm-const", "zhang2021.dpsgdem-const")},
+    **{a: dict(obj=_RR, n=8, quick={"T": 8, "eta": 0.1}, full={"T": 2, "eta": 0.1},
+               noise="sigma") for a in ("tran2022.alg1", "tran2022.alg2")},
+    "yang2022.alg1": dict(obj=_COSH, n=32, quick={"T": 3, "B": 32, "eta": 0.1},
+                          full={"T": 1, "B": 32, "eta": 0.1}, noise="sigma"),
+    "yang2022.dpsgd": dict(obj=_COSH, n=32, quick={"T": 3, "B": 32, "eta": 0.1, "C": 1.0},
+                           full={"T": 1, "B": 32, "eta": 0.1, "C": 1.0}, noise="sigma"),
+    **{a: dict(obj=_LNC, n=32, quick={"T": 3}, full={"T": 1}, noise="sigma")
+       for a in ("wang2020.alg1", "wang2020.alg2", "wang2020.dpgd")},
+    "zhang2017.alg1": dict(obj=_HUBER, n=32, quick={"T": 3}, full={"T": 1},
+                           noise="noise_scale"),
+    # K = n^2 rounds as printed (the output round is uniform on 1..K)
+    "zhang2017.alg2": dict(obj=_HUBER, n=16, quick={}, full={}, noise="noise_scale"),
+    "zhang2017.bst14": dict(obj=_HUBER, n=32, quick={"T": 3, "m": 8}, full={"T": 1, "m": 8},
+                            noise="noise_scale"),
+}
+
+QUICK_RUNS = 1000
+FULL_RUNS, FULL_BLOCK = 16384, 4096
+PILOT_RUNS = 0             # > 0: score along a discriminant direction fitted on pilot runs
+# epsilon large enough that a calibration error moves the release visibly, delta loose
+# enough that the claim is not dominated by tail events no feasible number of runs can see
+EPS, DELTA = 2.0, 1e-3
+
+
+def _privacy_item(alg_id: str) -> str:
+    from simulations.algorithms import get as get_alg
+    alg = get_alg(alg_id)
+    return alg.privacy_theorem or alg.theorem or alg_id
+
+
+def _recipes() -> list[Recipe]:
+    out = []
+    for alg_id, s in SETUPS.items():
+        item = _privacy_item(alg_id)
+        obj, op = s["obj"]
+        base = {"algorithm": alg_id, "objective": obj, "objective_params": op,
+                "eps": EPS, "delta": DELTA, "data_seed": 0, "noise_param": s["noise"]}
+        sweep = {"calibration": ["paper", "tight"]}
+        out.append(Recipe(
+            id=f"{item}:audit-quick-{alg_id}", item=item, check="audit",
+            cell="simulations.experiments.audits:audit_cell", sweep=sweep,
+            fixed={**base, "n": s["n"], "params": s["quick"]}, reps=QUICK_RUNS,
+            block=QUICK_RUNS, metric="epsilon lower bound",
+            description=f"many-runs membership audit of {alg_id} (quick: {QUICK_RUNS} runs "
+                        f"per neighbour, replace-one worst-case canary)", quick=True))
+        out.append(Recipe(
+            id=f"{item}:audit-{alg_id}", item=item, check="audit",
+            cell="simulations.experiments.audits:audit_cell", sweep=sweep,
+            fixed={**base, "n": s["n"], "params": s["full"]}, reps=FULL_RUNS,
+            block=FULL_BLOCK, reps_full=FULL_RUNS, metric="epsilon lower bound",
+            description=f"many-runs membership audit of {alg_id} ({FULL_RUNS} runs per "
+                        "neighbour)", quick=False))
+    return out
+
+
+RECIPES: list[Recipe] = _recipes()
+
+
+def recipe_for(alg_id: str, *, quick: bool = True) -> Recipe:
+    for r in RECIPES:
+        if r.fixed["algorithm"] == alg_id and r.quick == quick:
+            return r
+    raise ValueError(f"no audit recipe for algorithm {alg_id!r}")
+
+
+# ------------------------------------------------------------------------ planted bugs
+BUGS = {
+    "noise/3": "noise std divided by 3 (below the calibration)",
+    "no-clip": "per-sample clipping removed, noise still calibrated to the clip norm C",
+    "add-remove": "sensitivity computed for add/remove-one (C/B) where the relation is "
+                  "replace-one (2C/B): noise halved",
+}
+SELFTEST_RUNS = 20000
+SELFTEST = {"algorithm": "zhang2021.dpsgd-const", "objective": "robust-regression",
+            "objective_params": {"d": 3}, "n": 20, "eps": 2.0, "delta": 1e-3,
+            "params": {"T": 1, "B": 20, "eta": 1.0, "clip": 0.1}, "noise_param": "pi",
+            "data_seed": 0, "point": {"calibration": "tight"}}
+
+
+def selftest_cells(runs: int = SELFTEST_RUNS, seed: int = 0) -> list[dict[str, Any]]:
+    """The control (correct algorithm) and one cell per planted bug."""
+    cells = []
+    for bug in (None, *BUGS):
+        cells.append({**SELFTEST, "recipe": f"selftest:{bug or 'control'}", "bug": bug,
+                      "reps": int(runs), "seed": int(seed), "first_replicate": 0, "block": 0})
+    return cells
+
+
+def selftest(runs: int = SELFTEST_RUNS, seed: int = 0) -> list[dict[str, Any]]:
+    """Run the planted-bug self-test: each bug must be detected, the control must not be."""
+    from dptheory.verify.audit import audit_summary
+    out = []
+    for cell in selftest_cells(runs, seed):
+        res = audit_cell(cell)
+        s = audit_summary(res)
+        bug = cell["bug"]
+        flagged = s["verdict"] == "fail"
+        out.append({"bug": bug or "control", "description": BUGS.get(bug, "correct algorithm "
+                    "(must not be flagged)"), "algorithm": cell["algorithm"],
+                    "epsilon_claimed": s["epsilon_claimed"], "epsilon_lower": s["epsilon_lower"],
+                    "epsilon_tight": s["epsilon_tight"], "delta": s["delta"], "runs": runs,
+                    "verdict": s["verdict"], "detected": flagged,
+                    "ok": flagged if bug else not flagged})
+    return out
