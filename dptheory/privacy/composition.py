@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from dptheory.privacy.gaussian import _check_count, _check_positive, _check_rate, _check_unit_open
 
 __all__ = [
@@ -37,6 +39,11 @@ def _check_delta0(name: str, value: float) -> float:
     return value
 
 
+def _expm1(x: float) -> float:
+    """e^x - 1, infinite where float64 overflows (x > ~709) instead of raising."""
+    return math.expm1(x) if x < 709.0 else math.inf
+
+
 def advanced_composition_dwork_roth(eps: float, T: int, delta_prime: float,
                                     delta: float = 0.0) -> tuple[float, float]:
     """Dwork & Roth Thm 3.20: (eps sqrt(2T ln(1/delta')) + T eps (e^eps - 1), T delta + delta')."""
@@ -44,7 +51,7 @@ def advanced_composition_dwork_roth(eps: float, T: int, delta_prime: float,
     T = _check_count("T", T)
     delta_prime = _check_unit_open("delta_prime", delta_prime)
     delta = _check_delta0("delta", delta)
-    e = eps * math.sqrt(2 * T * math.log(1 / delta_prime)) + T * eps * math.expm1(eps)
+    e = eps * math.sqrt(2 * T * math.log(1 / delta_prime)) + T * eps * _expm1(eps)
     return e, T * delta + delta_prime
 
 
@@ -67,7 +74,7 @@ def zhang2017_strong_composition_printed(eps: float, T: int, delta_prime: float,
     T = _check_count("T", T)
     delta_prime = _check_unit_open("delta_prime", delta_prime)
     delta = _check_delta0("delta", delta)
-    e = math.sqrt(2 * T * math.log(1 / delta_prime) * eps) + T * eps * math.expm1(eps)
+    e = math.sqrt(2 * T * math.log(1 / delta_prime) * eps) + T * eps * _expm1(eps)
     return e, T * delta + delta_prime
 
 
@@ -92,4 +99,7 @@ def amplify_tight(eps: float, delta: float, q: float) -> tuple[float, float]:
     eps = _check_positive("eps", eps)
     delta = _check_delta0("delta", delta)
     q = _check_rate("q", q)
-    return math.log1p(q * math.expm1(eps)), q * delta
+    if q == 1.0:
+        return eps, delta
+    # log(1 + q(e^eps - 1)) = log(q e^eps + (1 - q)), stable for every eps
+    return float(np.logaddexp(math.log(q) + eps, math.log1p(-q))), q * delta

@@ -102,8 +102,9 @@ def audit_figure(verdicts: list, figdir: Path) -> str | None:
     for v in verdicts:
         if v.check != "audit":
             continue
-        for p in v.evidence.get("points", {}).values():
-            rows.append((v.id, p["epsilon_lower"], p["epsilon_claimed"], p.get("epsilon_tight")))
+        for point, p in v.evidence.get("points", {}).items():
+            rows.append((f"{v.id} [{point}]", p["epsilon_lower"], p["epsilon_claimed"],
+                         p.get("epsilon_tight")))
     if not rows:
         return None
     plt = _plt()
