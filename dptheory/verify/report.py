@@ -12,9 +12,13 @@ import numpy as np
 from dptheory import registry
 
 # Regime maps drawn in every report: (a, b, x variable, y variable, fixed values, ranges).
+# Symbols other than the two axes and the fixed ones take the registry's example values.
 REGIME_MAPS = (
     ("tran2022.thm9", "tran2022.thm6", "n", "d", {"eps": 1.0}, (1e2, 1e8, 1, 1e6)),
-    ("zhang2021.thm3.2", "zhang2017.thm2.approx", "n", "d", {"eps": 1.0}, (1e2, 1e8, 1, 1e6)),
+    ("zhang2021.contrib", "zhang2021.intro.P2", "n", "d", {"eps": 1.0, "delta": 1e-5},
+     (1e2, 1e8, 1, 1e6)),
+    ("yang2022.abstract", "tran2022.thm9", "n", "d", {"eps": 1.0, "delta": 1e-5},
+     (1e2, 1e8, 1, 1e6)),
 )
 
 
@@ -79,18 +83,38 @@ def rate_figure(recipe: Any, verdict: Any, pooled: dict, figdir: Path) -> str | 
 
 
 def sensitivity_figure(verdicts: list, figdir: Path) -> str | None:
-    rows = [(v.id, v.evidence.get("max_measured"), v.evidence.get("bound"))
-            for v in verdicts if v.check in ("sensitivity",) and v.evidence.get("bound")]
-    rows = [(i, m / b) for i, m, b in rows if m is not None and b]
+    """Largest measured/bound ratio of each sensitivity recipe, over its sweep points (a
+    point whose printed bound is 0 while the measurement is not is drawn as an open bar)."""
+    rows = []
+    for v in verdicts:
+        if v.check != "sensitivity":
+            continue
+        ratios, zero_bound = [], False
+        for p in v.evidence.get("points", {}).values():
+            m, b = p.get("measured"), p.get("bound")
+            if m is None or b is None:
+                continue
+            if b > 0:
+                ratios.append(m / b)
+            elif m > 0:
+                zero_bound = True
+        if ratios or zero_bound:
+            rows.append((v.id, max(ratios) if ratios else 0.0, zero_bound))
     if not rows:
         return None
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(6, 0.35 * len(rows) + 1.2))
-    ids, ratios = zip(*rows)
-    ax.barh(range(len(ids)), ratios, color=["C3" if r > 1 else "C2" for r in ratios])
+    fig, ax = plt.subplots(figsize=(6.5, 0.35 * len(rows) + 1.3))
+    finite = [r for _, r, _ in rows] or [1.0]
+    cap = max(1.5, 1.2 * max(finite))
+    for i, (rid, ratio, zero) in enumerate(rows):
+        if zero:
+            ax.barh(i, cap, color="white", edgecolor="C3", hatch="//")
+            ax.text(cap, i, " printed bound 0", va="center", fontsize=7, color="C3")
+        else:
+            ax.barh(i, ratio, color="C3" if ratio > 1 else "C2")
     ax.axvline(1.0, color="k", lw=1)
-    ax.set_yticks(range(len(ids)), ids, fontsize=7)
-    ax.set_xlabel("largest observed sensitivity / lemma's bound")
+    ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=7)
+    ax.set_xlabel("largest observed sensitivity / lemma's bound (over the sweep)")
     fig.tight_layout()
     names = _savefig(fig, figdir / "sensitivity_ratios")
     plt.close(fig)
@@ -133,6 +157,12 @@ def regime_figures(figdir: Path) -> list[tuple[str, str]]:
         if a not in items or b not in items or items[a].rate is None or items[b].rate is None:
             continue
         fx = {lookup(k): v for k, v in fixed.items()}
+        axes = {lookup(xv), lookup(yv)}
+        from dptheory.symbolic.symbols import registered
+        examples = {i.symbol: i.example for i in registered().values()}
+        for sym in (items[a].rate.free_symbols | items[b].rate.free_symbols) - axes - set(fx):
+            if sym in examples:
+                fx[sym] = examples[sym]
         try:
             grid = regime_map(items[a].rate, items[b].rate, (lookup(xv), x0, x1),
                               (lookup(yv), y0, y1), fx)
