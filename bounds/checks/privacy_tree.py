@@ -296,7 +296,6 @@ def _run_prop13_4alphaG() -> CheckResult:
     (the true sensitivity) and on the printed formula."""
     rows = _prop13_table()
     tol = 1e-12
-    key = lambda r: (r["N"], r["node"][1], r["node"][0])  # noqa: E731
     # minimal = smallest N, then shortest node, then earliest end
     bad = sorted((r for r in rows if r["brute"] > 4 * r["alpha"] + tol),
                  key=lambda r: (r["N"], r["node"][1] - r["node"][0], r["node"][1]))

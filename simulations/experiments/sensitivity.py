@@ -536,7 +536,6 @@ def cell_tree_node(cell: dict[str, Any]) -> dict[str, Any]:
         else:
             bnodes = np.full(len(nodes), evaluate_item("tran2022.prop13", "bound", n=N,
                                                        alpha_m=alpha, G=G))
-        scale = 2 * alpha * G            # normaliser where the printed Delta_node is 0
 
         def diffs(c: dict[str, Any]) -> np.ndarray:
             Xp, yp = _replace(data, c["i"], c["x"], c["y"])

@@ -7,11 +7,9 @@ import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
 
-from dptheory import registry
 
 RECIPES = textwrap.dedent('''
     import time
