@@ -83,6 +83,12 @@ def cmd_show(args: argparse.Namespace) -> tuple[Any, str]:
             "relations": {k: sp.sstr(v) for k, v in item.relations.items()},
             "expressions": {k: sp.sstr(v) for k, v in item.expressions.items()},
             "derivation": d.as_dict(), "notes": item.notes}
+    from dptheory.symbolic.dimensions import check_dimensions
+    from dptheory.symbolic.hypotheses import hypotheses_at_settings
+    hyps = hypotheses_at_settings(item) if item.settings and item.hypotheses else []
+    dims = check_dimensions(item, registry.normalized_units(item.paper))
+    data["hypotheses_at_settings"] = [h.as_dict() for h in hyps]
+    data["dimension_issues"] = [i.as_dict() for i in dims]
     if args.latex:
         return data, item.to_latex()
     text = item.to_markdown()
@@ -90,6 +96,14 @@ def cmd_show(args: argparse.Namespace) -> tuple[Any, str]:
         text += f"\n\n**Derived:** {d.derived}  →  {d.verdict}"
         if d.regime is not None and d.regime is not sp.true:
             text += f" when {sp.sstr(d.regime)}"
+    if hyps:
+        text += "\n\n**Hypotheses at the settings:**"
+        for h in hyps:
+            extra = f"; regime {h.regime}" if h.regime and h.regime != "True" else ""
+            text += f"\n- {h.label}: {h.at_settings} — {h.status} ({h.method}{extra})"
+    if dims:
+        text += "\n\n**Dimensional analysis:**"
+        text += "".join(f"\n- {i.where}: {i.message}" for i in dims)
     return data, text
 
 
