@@ -344,7 +344,8 @@ class OnlineTreeAggregator:
     """
 
     def __init__(self, d: int, T: int, alpha: float, node_std: float, rng: Optional[np.random.Generator],
-                 reps: int = 1, *, depth: Optional[int] = None, node_noise: Optional[NodeNoise] = None) -> None:
+                 reps: int = 1, *, depth: Optional[int] = None, node_noise: Optional[NodeNoise] = None,
+                 incremental: bool = True) -> None:
         self.d = _int("d", d, 1)
         self.T = _int("T", T, 1)
         self.alpha = _alpha(alpha)
@@ -367,6 +368,12 @@ class OnlineTreeAggregator:
         self._acc_blocks = 0
         self.nodes_drawn = 0
         self.peak_live = 0
+        # Uncapped trees: keep NOISE_t as a running sum updated by the nodes that merge at
+        # each step (amortised O(d) per step, flat in T) instead of re-summing the popcount(t)
+        # nodes of COMPOSE(1, t); ``incremental=False`` re-sums (bit-exact with the offline
+        # reference, O(d log T) per step).
+        self.incremental = bool(incremental)
+        self._S: Optional[np.ndarray] = None
 
     # -- node management -------------------------------------------------------------
     def _draw(self, level: int, index: int) -> np.ndarray:
@@ -399,6 +406,8 @@ class OnlineTreeAggregator:
         require(self.t < self.T, f"t must be <= T = {self.T}; the aggregator is exhausted")
         t = self.t = self.t + 1
         shape = (self.reps, self.d)
+        if self.depth is None and self.incremental:
+            return self._step_incremental(t, shape)
         if self.depth is None:
             nodes = compose(1, t)
             out = _weighted_sum(nodes, t, self._beta, self._get, shape)
@@ -423,6 +432,26 @@ class OnlineTreeAggregator:
             del self._live[lv]                     # window over: no later prefix uses it
         self.peak_live = max(self.peak_live, self.live_nodes)
         return out
+
+    def _step_incremental(self, t: int, shape: tuple[int, int]) -> np.ndarray:
+        """NOISE_t from NOISE_{t-1}: the k trailing ones of t - 1 are COMPOSE(1, t-1)'s nodes at
+        levels 0..k-1 (ending at z_b = t - 2^b, weight beta^(2^b - 1) at t - 1); they leave,
+        the new node [t - 2^k + 1, t] at level k enters, and every kept weight gains a beta:
+        NOISE_t = beta (NOISE_{t-1} - sum_{b<k} beta^(2^b - 1) zeta_b) + zeta_new.
+        Each node enters and leaves once, so the work is amortised O(d) per step."""
+        k = (t & -t).bit_length() - 1               # trailing zeros of t
+        S = self._S if self._S is not None else np.zeros(shape, dtype=np.float64)
+        if k:
+            removed = np.zeros(shape, dtype=np.float64)
+            for b in range(k):
+                removed += self._beta ** ((1 << b) - 1) * self._live.pop(b)[1]
+            S = S - removed
+        a = (t >> k) - 1                            # index of [a 2^k + 1, (a + 1) 2^k]
+        zeta = self._draw(k, a)
+        self._live[k] = (a, zeta)
+        self._S = self._beta * S + zeta
+        self.peak_live = max(self.peak_live, self.live_nodes)
+        return self._S.copy()
 
     def __iter__(self) -> Iterator[np.ndarray]:
         while self.t < self.T:

@@ -207,7 +207,7 @@ def test_alg2_noise_has_reconstructed_variance():
 def test_keyed_normals_online_equals_offline():
     keys = (ReplicateStreams(3, 2).uniform(2) * 2**52).astype(np.uint64)
     kn = KeyedNormals(keys, 3, family=0, chunk=4)
-    agg = OnlineTreeAggregator(3, 37, 0.3, 1.0, None, 2, node_noise=kn)
+    agg = OnlineTreeAggregator(3, 37, 0.3, 1.0, None, 2, node_noise=kn, incremental=False)
     online = np.stack([agg.step() for _ in range(37)])
     kn2 = KeyedNormals(keys, 3, family=0, chunk=4)
     np.testing.assert_array_equal(online, offline_tree_noise(37, 3, 0.3, kn2, reps=2))

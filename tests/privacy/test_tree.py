@@ -201,12 +201,28 @@ def _reference_noise(t, alpha, node_noise):
 def test_online_equals_offline_exactly(alpha):
     T, d, reps = 77, 3, 2
     f = tree.keyed_node_noise(123, reps, d, 0.7)
-    online = np.stack(list(tree.OnlineTreeAggregator(d, T, alpha, 0.7, None, reps, node_noise=f)))
+    online = np.stack(list(tree.OnlineTreeAggregator(d, T, alpha, 0.7, None, reps, node_noise=f,
+                                                     incremental=False)))
     offline = tree.offline_tree_noise(T, d, alpha, f, reps)
     assert online.shape == (T, reps, d)
     assert np.array_equal(online, offline)          # same nodes, same summation order: bit-exact
     for t in (1, 2, 3, 31, 64, 77):
         assert np.allclose(online[t - 1], _reference_noise(t, alpha, f), rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("alpha", [0.001, 0.05, 0.5, 1.0])
+def test_incremental_running_sum_equals_offline(alpha):
+    # The running sum subtracts the merged nodes' contributions instead of re-summing, so it
+    # differs from the offline sums by rounding only: each step adds O(1) roundings of
+    # magnitude ~ 1e-16 |NOISE|, damped by beta = 1 - alpha; over T = 3000 steps the error
+    # stays below 3000 * 1e-16 * few = 1e-12 of the noise scale (here 0.7 per node).
+    T, d, reps = 3000, 3, 2
+    f = tree.keyed_node_noise(321, reps, d, 0.7)
+    agg = tree.OnlineTreeAggregator(d, T, alpha, 0.7, None, reps, node_noise=f)
+    online = np.stack(list(agg))
+    offline = tree.offline_tree_noise(T, d, alpha, f, reps)
+    assert np.max(np.abs(online - offline)) < 1e-11
+    assert agg.nodes_drawn == T                       # each node of I used is drawn once
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 5])
