@@ -290,7 +290,8 @@ def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
         return data, "no findings"
     lines = []
     for f in findings:
-        lines.append(f"[{f.check}] {f.id}: {f.summary}")
+        summary = f.summary[len(f.id) + 2:] if f.summary.startswith(f"{f.id}: ") else f.summary
+        lines.append(f"[{f.check}] {f.id}: {summary}")
         if f.reproduce:
             lines.append(f"    reproduce: {f.reproduce}")
     lines.append(f"\n{len(findings)} findings")
