@@ -120,9 +120,6 @@ def _whats(item):
             + list(item.expressions) + list(item.relations))
 
 
-ENGINE_HANGS = {("tran2022.eq3", "c_i_sum")}
-
-
 @pytest.mark.parametrize("item", M.ITEMS, ids=lambda it: it.id)
 def test_everything_evaluates(item):
     vals = _point(item)
@@ -134,23 +131,10 @@ def test_everything_evaluates(item):
         expr = item.expression(what)
         direct = _direct(expr, given, env)
         assert math.isfinite(direct), (item.id, what)
-        if expr.has(sp.Sum):
-            # dptheory.symbolic.numeric evaluates Sums with sp.N, which fails or returns
-            # wrong values for these finite sums (floor summands, huge term ratios); the
-            # lead is told. Check the engine when it works, else xfail at the end.
-            if (item.id, what) in ENGINE_HANGS:
-                continue       # sp.N takes ~60 s and returns inf; reported to the lead
-            try:
-                engine = item.evaluate(what, full)
-            except Exception:
-                pytest.xfail(f"engine cannot evaluate the Sum in {item.id}:{what}")
-            if not math.isclose(engine, direct, rel_tol=1e-9, abs_tol=1e-12):
-                pytest.xfail(f"engine evaluates the Sum in {item.id}:{what} to {engine}, "
-                             f"direct summation gives {direct}")
-        else:
-            engine = item.evaluate(what, full)
-            assert math.isfinite(engine)
-            assert math.isclose(engine, direct, rel_tol=1e-9, abs_tol=1e-12), (item.id, what)
+        # the engine (finite Sums expanded exactly) agrees with direct summation
+        engine = item.evaluate(what, full)
+        assert math.isfinite(engine)
+        assert math.isclose(engine, direct, rel_tol=1e-9, abs_tol=1e-12), (item.id, what)
 
 
 # --------------------------------------------------------------------------------------
