@@ -268,8 +268,10 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
     findings = [Finding(v.item, v.id, v.summary, v.evidence, v.reproduce)
                 for v in verdicts if v.verdict == "fail"]
     findings += [f for f in sym_findings if f.check != "derivation"]
+    stored = {(f["id"], f["check"]) for f in store.findings(run_id)}
     for f in findings:
-        store.add_finding(f, run_id)
+        if (f.id, f.check) not in stored:       # a resumed run does not store them twice
+            store.add_finding(f, run_id)
     unchecked = coverage(all_recipes, verdicts)
     return VerifyResult(mode, verdicts, findings, chosen, pooled_all, run_id, out,
                         time.perf_counter() - start, len(results.computed), len(cells), unchecked,

@@ -88,6 +88,10 @@ def test_quick_verify_writes_report_and_verdicts(fake_recipes):
                        progress=False, symbolic=False)
     assert again.computed == 0
     assert [x.evidence for x in again.verdicts] == [x.evidence for x in res.verdicts]
+    from dptheory.store import Store
+    with Store(out / "results.sqlite") as store:      # the resumed run stored no duplicate
+        assert [(f["id"], f["check"]) for f in store.findings()] == \
+               [("fake2030.lemma2", "fake2030.lemma2:sens")]
 
 
 def test_block_size_does_not_change_numbers(fake_recipes):
