@@ -36,7 +36,7 @@ import sympy as sp
 from dptheory.symbolic import units as U
 from dptheory.symbolic.assumptions import BoundedBelow, BoundedGradient, Smooth
 from dptheory.symbolic.symbols import S, register
-from dptheory.symbolic.theorem import Paper, Theorem
+from dptheory.symbolic.theorem import Catalog, Paper
 
 PAPER = Paper(
     key="tran2022",
@@ -221,13 +221,8 @@ HIDDEN = (S.Fgap, S.beta, S.G, S.delta, S.T)
 
 _P = dict(notation=NOTATION, paper="tran2022")
 
-ITEMS: list[Theorem] = []
-
-
-def _add(**kw) -> Theorem:
-    item = Theorem(**{**_P, **kw})
-    ITEMS.append(item)
-    return item
+ITEMS = Catalog(**_P)
+_add = ITEMS.add
 
 
 # =====================================================================================

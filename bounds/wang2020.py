@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dptheory.symbolic import (BoundedBelow, HessianLipschitz, Lipschitz, Paper, S, Smooth,
-                               Theorem, TwiceDifferentiable, register, units)
+from dptheory.symbolic import (BoundedBelow, Catalog, HessianLipschitz, Lipschitz, Paper, S, Smooth,
+                               TwiceDifferentiable, register, units)
 
 PAPER = Paper(
     key="wang2020",
@@ -160,14 +160,8 @@ def _amplified_eps(sens_sub, size, sigma2, delta0):
     return eps0, 2 * (size / n) * eps0
 
 
-ITEMS: list[Theorem] = []
-
-
-def _add(**kw) -> Theorem:
-    kw.setdefault("notation", NOTATION)
-    item = Theorem(**kw)
-    ITEMS.append(item)
-    return item
+ITEMS = Catalog(notation=NOTATION)
+_add = ITEMS.add
 
 
 # ======================================================================================

@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dptheory.symbolic import (BoundedMinimizer, Convex, Lipschitz, Paper, Smooth,
-                               StronglyConvex, Theorem, register, units as U)
+from dptheory.symbolic import (BoundedMinimizer, Catalog, Convex, Lipschitz, Paper, Smooth,
+                               StronglyConvex, register, units as U)
 from dptheory.symbolic.assumptions import BoundedBelow
 from dptheory.symbolic.symbols import S
 
@@ -127,14 +127,8 @@ NC_ASSUMPTIONS = (Lipschitz(L), Smooth(beta),
                   BoundedBelow(beta * DF**2 / 2, scope="empirical",
                                note="F(w0,S) - F* = beta D_F^2 / 2"))
 
-ITEMS: list[Theorem] = []
-
-
-def _add(**kw) -> Theorem:
-    kw.setdefault("notation", NOTATION)
-    item = Theorem(**kw)
-    ITEMS.append(item)
-    return item
+ITEMS = Catalog(notation=NOTATION)
+_add = ITEMS.add
 
 
 # ==========================================================================================

@@ -190,9 +190,23 @@ class Theorem:
                 "source": self.source, "garbled": self.garbled}
 
 
+class Catalog(list):
+    """A paper's ``ITEMS``: ``add(**fields)`` builds a :class:`Theorem` with the paper's
+    defaults (its notation, ...) and appends it."""
+
+    def __init__(self, **defaults: Any) -> None:
+        super().__init__()
+        self.defaults = defaults
+
+    def add(self, **fields: Any) -> Theorem:
+        item = Theorem(**{**self.defaults, **fields})
+        self.append(item)
+        return item
+
+
 def polylog(name: str) -> sp.Symbol:
     """A placeholder for a polylogarithmic factor (e.g. log2 T inside an implicit setting)."""
     return sp.Symbol(f"polylog_{name}", positive=True)
 
 
-__all__ = ["Theorem", "Paper", "KINDS", "PROVENANCE", "RATE_NOTATIONS", "polylog"]
+__all__ = ["Theorem", "Paper", "Catalog", "KINDS", "PROVENANCE", "RATE_NOTATIONS", "polylog"]
