@@ -23,6 +23,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dptheory.symbolic.assumptions import Assumption
+from simulations.objectives.base import check_positive  # noqa: F401 - shared by the simulators
 
 CALIBRATIONS = ("paper", "tight")
 
@@ -132,6 +133,25 @@ def check_reps(reps: Any) -> int:
     if isinstance(reps, bool) or not isinstance(reps, (int, np.integer)) or reps < 1:
         raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
     return int(reps)
+
+
+def check_int(name: str, value: Any, lo: int = 1, hi: int | None = None) -> int:
+    """An integer parameter in [lo, hi] (hi None: no upper limit)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo \
+            or (hi is not None and value > hi):
+        rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
+        raise ValueError(f"{name} must be an integer {rng}, got {value!r}")
+    return int(value)
+
+
+def check_w0(w0: Any, d: int) -> np.ndarray:
+    """The start point: zeros by default, else a finite vector of shape (d,)."""
+    if w0 is None:
+        return np.zeros(d)
+    w = np.asarray(w0, dtype=np.float64)
+    if w.shape != (d,) or not np.all(np.isfinite(w)):
+        raise ValueError(f"w0 must be a finite vector of shape ({d},), got shape {w.shape}")
+    return w
 
 
 def check_privacy(eps: Any, delta: Any, *, allow_zero_delta: bool = False) -> tuple[float, float]:

@@ -70,6 +70,7 @@ from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS, smallest_noise
 from dptheory.privacy.samplers import symmetric_gaussian_matrix
 from dptheory.symbolic.assumptions import HessianLipschitz, Lipschitz, Smooth
 
+from .base import check_positive as _positive, check_int as _count, check_w0 as _w0
 from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_assumptions,
                    check_calibration, check_privacy, check_reps, metrics_at)
 from .trs import solve_trs
@@ -104,31 +105,10 @@ def _constants(objective: Any, data: Any) -> tuple[float, float, float]:
     return found[Lipschitz], found[Smooth], found[HessianLipschitz]
 
 
-def _positive(name: str, value: Any, *, allow_zero: bool = False) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a real number, got {value!r}") from None
-    if not math.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
-        raise ValueError(f"{name} must be finite and {'>= 0' if allow_zero else '> 0'}, got {value!r}")
-    return v
 
 
-def _count(name: str, value: Any, lo: int = 1, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo \
-            or (hi is not None and value > hi):
-        rng = f"in [{lo}, {hi}]" if hi is not None else f">= {lo}"
-        raise ValueError(f"{name} must be an integer {rng}, got {value!r}")
-    return int(value)
 
 
-def _w0(w0: Any, d: int) -> np.ndarray:
-    if w0 is None:
-        return np.zeros(d)
-    w = np.asarray(w0, dtype=np.float64)
-    if w.shape != (d,) or not np.all(np.isfinite(w)):
-        raise ValueError(f"w0 must be a finite vector of shape ({d},), got shape {w.shape}")
-    return w
 
 
 def _setup(algorithm: Algorithm, objective: Any, data: Any, eps: Any, delta: Any, reps: Any,

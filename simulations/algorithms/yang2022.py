@@ -58,6 +58,7 @@ from dptheory.privacy import get_epsilon, get_noise_multiplier
 from dptheory.privacy.samplers import clip_per_sample, normalize_per_sample
 from dptheory.symbolic.assumptions import AffineDeviation, GeneralizedSmooth
 
+from .base import check_int as _int_param
 from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_assumptions,
                    check_calibration, check_privacy, check_reps, metrics_at)
 
@@ -106,12 +107,6 @@ def eps_tight(sigma: float, *, N: int, B: int, T: int, delta: float) -> float:
 
 
 # ---------------------------------------------------------------------------- validation
-def _int_param(name: str, value: Any, lo: int, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo \
-            or (hi is not None and value > hi):
-        rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
-        raise ValueError(f"{name} must be an integer {rng}, got {value!r}")
-    return int(value)
 
 
 def _pos_param(name: str, value: Any, *, allow_inf: bool = False, allow_zero: bool = False) -> float:

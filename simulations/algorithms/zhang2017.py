@@ -42,6 +42,7 @@ from dptheory.privacy.samplers import l2_laplace
 from dptheory.symbolic.assumptions import (BoundedMinimizer, Convex, Lipschitz, Smooth,
                                            StronglyConvex)
 
+from .base import check_int as _pos_int, check_positive as _pos_float, check_w0 as _w0
 from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_assumptions,
                    check_calibration, check_privacy, check_reps, metrics_at)
 
@@ -91,30 +92,10 @@ def _check_setting(setting: Any, objective: Any, data: Any) -> str:
     return setting
 
 
-def _pos_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    return int(value)
 
 
-def _pos_float(name: str, value: Any, *, allow_zero: bool = False) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a real number, got {value!r}") from None
-    if not math.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
-        raise ValueError(f"{name} must be finite and {'>= 0' if allow_zero else '> 0'}, "
-                         f"got {value!r}")
-    return v
 
 
-def _w0(w0: Any, d: int) -> np.ndarray:
-    if w0 is None:
-        return np.zeros(d)
-    w = np.asarray(w0, dtype=np.float64)
-    if w.shape != (d,) or not np.all(np.isfinite(w)):
-        raise ValueError(f"w0 must be a finite array of shape ({d},), got shape {w.shape}")
-    return w
 
 
 def _ceil_T(value: float) -> int:

@@ -74,6 +74,7 @@ from dptheory.privacy import get_epsilon, get_noise_multiplier
 from dptheory.privacy.samplers import clip_per_sample
 from dptheory.symbolic.assumptions import (BoundedVariance, Lipschitz, PL, Smooth,
                                            WeaklyQuasiConvex)
+from simulations.algorithms.base import check_int as _int_param
 from simulations.algorithms.base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer,
                                          check_calibration, check_privacy, check_reps,
                                          metrics_at)
@@ -138,12 +139,6 @@ def pi_tight(*, eps: float, delta: float, L: float, B: int, n: int, steps: int) 
 
 
 # ------------------------------------------------------------------ validation helpers
-def _int_param(name: str, v: Any, lo: int, hi: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo or \
-            (hi is not None and v > hi):
-        rng = f">= {lo}" if hi is None else f"in [{lo}, {hi}]"
-        raise ValueError(f"{name} must be an integer {rng}, got {v!r}")
-    return int(v)
 
 
 def _real_param(name: str, v: Any, *, lo: float = 0.0, lo_open: bool = True,
