@@ -63,7 +63,8 @@ CREATE TABLE IF NOT EXISTS findings (
     summary   TEXT NOT NULL,
     evidence  TEXT NOT NULL,
     reproduce TEXT NOT NULL DEFAULT '',
-    created   TEXT NOT NULL
+    created   TEXT NOT NULL,
+    grading   TEXT NOT NULL DEFAULT '{}'
 );
 """
 
@@ -180,6 +181,10 @@ class Store:
                 # WAL + NORMAL: a committed cell survives a crash of the process (SIGKILL).
                 conn.execute("PRAGMA synchronous=NORMAL")
                 self._retry(lambda: conn.executescript(_SCHEMA))
+                cols = {r[1] for r in conn.execute("PRAGMA table_info(findings)")}
+                if "grading" not in cols:      # a store written before findings were graded
+                    self._retry(lambda: conn.execute(
+                        "ALTER TABLE findings ADD COLUMN grading TEXT NOT NULL DEFAULT '{}'"))
             except BaseException:
                 conn.close()
                 self._conn = None
@@ -357,23 +362,33 @@ class Store:
         def tx(c: sqlite3.Connection) -> int:
             cur = c.execute(
                 "INSERT INTO findings (run_id, item, check_id, summary, evidence, reproduce, "
-                "created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "created, grading) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (run_id, finding.id, finding.check, finding.summary,
-                 dumps(finding.evidence, strict=False), finding.reproduce, _now()))
+                 dumps(finding.evidence, strict=False), finding.reproduce, _now(),
+                 dumps({"severity": finding.severity, "consequence": finding.consequence,
+                        "root": finding.root, "provenance": finding.provenance,
+                        "also": list(finding.also)}, strict=False)))
             return int(cur.lastrowid)
         return self._write(tx)
 
     def findings(self, run_id: str | None = None) -> list[dict[str, Any]]:
         """Findings of all runs (or of one), oldest first: ``Finding.as_dict()`` plus
         ``run_id`` and ``created``."""
-        sql = ("SELECT run_id, item, check_id, summary, evidence, reproduce, created "
+        sql = ("SELECT run_id, item, check_id, summary, evidence, reproduce, created, grading "
                "FROM findings")
         params: tuple = ()
         if run_id is not None:
             sql += " WHERE run_id=?"
             params = (run_id,)
         rows = self._read(sql + " ORDER BY id", params)
-        return [Finding(item, check, summary, loads(ev), rep).as_dict()
-                | {"run_id": rid, "created": created}
-                for rid, item, check, summary, ev, rep, created in rows]
+        out = []
+        for rid, item, check, summary, ev, rep, created, grading in rows:
+            g = loads(grading) or {}
+            if g.get("severity") is None:       # stored before findings were graded
+                continue
+            out.append(Finding(item, check, summary, loads(ev), rep, g["severity"],
+                               g.get("consequence", ""), g.get("root", ""),
+                               g.get("provenance", "printed"), tuple(g.get("also", ())))
+                       .as_dict() | {"run_id": rid, "created": created})
+        return out
 

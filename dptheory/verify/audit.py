@@ -287,6 +287,34 @@ def one_run_audit(scores: Sequence[float], included: Sequence[bool], delta: floa
     return best
 
 
+# --------------------------------------------------------------------------- recipes
+def evaluate_recipe(r: Any, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
+    """Verdict of an audit recipe from its pooled cells (one per sweep point)."""
+    xs = sorted(pooled)
+    per = {}
+    verdict = "pass"
+    for x in xs:
+        p = pooled[x]
+        lb = epsilon_lower_bound(p["scores_in"], p["scores_out"], p["delta"])
+        eps_lower = float(lb["epsilon_lower"])
+        claimed = float(p["epsilon_claimed"])
+        v = "fail" if eps_lower > claimed else "pass"
+        if v == "fail":
+            verdict = "fail"
+        per[str(x)] = {"verdict": v, "epsilon_lower": eps_lower, "epsilon_claimed": claimed,
+                       "epsilon_tight": p.get("epsilon_tight"), "runs": len(p["scores_in"]),
+                       "threshold": lb.get("threshold")}
+    worst = max(per.values(), key=lambda v: v["epsilon_lower"] - v["epsilon_claimed"])
+    summary = (f"epsilon lower bound (95%) {worst['epsilon_lower']:.3g} vs claimed "
+               f"{worst['epsilon_claimed']:.3g} (tight accountant "
+               f"{_fmt(worst['epsilon_tight'])}), {worst['runs']} runs")
+    return CheckResult(verdict, summary, {"points": per})
+
+
+def _fmt(x: Any) -> str:
+    return f"{x:.3g}" if isinstance(x, (int, float)) else str(x)
+
+
 # --------------------------------------------------------------------------- verdicts
 def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
                 method: str = "bonferroni") -> CheckResult:

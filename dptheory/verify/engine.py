@@ -159,25 +159,8 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
         return CheckResult(verdict, f"coupled-run stability gap vs alpha at {len(xs)} points: "
                            f"{verdicts}", {"points": per})
     if r.check == "audit":
-        from dptheory.verify import audit as A
-        per = {}
-        verdict = "pass"
-        for x in xs:
-            p = pooled[x]
-            lb = A.epsilon_lower_bound(p["scores_in"], p["scores_out"], p["delta"])
-            eps_lower = float(lb["epsilon_lower"])
-            claimed = float(p["epsilon_claimed"])
-            v = "fail" if eps_lower > claimed else "pass"
-            if v == "fail":
-                verdict = "fail"
-            per[str(x)] = {"verdict": v, "epsilon_lower": eps_lower, "epsilon_claimed": claimed,
-                           "epsilon_tight": p.get("epsilon_tight"), "runs": len(p["scores_in"]),
-                           "threshold": lb.get("threshold")}
-        worst = max(per.values(), key=lambda v: v["epsilon_lower"] - v["epsilon_claimed"])
-        summary = (f"epsilon lower bound (95%) {worst['epsilon_lower']:.3g} vs claimed "
-                   f"{worst['epsilon_claimed']:.3g} (tight accountant "
-                   f"{_fmt(worst['epsilon_tight'])}), {worst['runs']} runs")
-        return CheckResult(verdict, summary, {"points": per})
+        from dptheory.verify.audit import evaluate_recipe
+        return evaluate_recipe(r, pooled)
     raise ValueError(f"unknown check kind {r.check}")
 
 
