@@ -130,6 +130,11 @@ def _renyi_gaussian_quad(alpha: float, shift: float, sigma: float) -> float:
         return float(mp.log(val) / (a - 1))
 
 
+# The interim power statement of exact grid checks (issue 11 refines privacy verdicts).
+_EXACT = {"statement": "exact computation (closed-form privacy curve or quadrature) on the "
+                       "whole grid: any violation at a grid point would show"}
+
+
 def _fmt(x: float) -> float:
     return float(f"{x:.6g}")
 
@@ -174,13 +179,17 @@ def _classic_calibration(item: str) -> CheckResult:
         minimal = min(fails, key=lambda r: (r["eps"], r["delta"]))
         ev["minimal_counterexample"] = minimal
         return CheckResult(
-            "fail",
+            "refuted",
             f"{item}: sigma = sqrt(2 ln(1.25/delta))/eps does not give (eps, delta)-DP at "
             f"{len(fails)}/{len(rows)} grid points; smallest counterexample eps="
             f"{minimal['eps']}, delta={minimal['delta']} (exact delta {minimal['exact_delta']:.3g}"
             f"); the printed statement omits Dwork-Roth's hypothesis eps < 1",
-            ev)
-    return CheckResult("pass", f"{item}: classic calibration holds on the whole grid", ev)
+            ev, claim="privacy", severity="privacy",
+            consequence="the classic Gaussian calibration is not (eps, delta)-DP for large eps "
+                        "(the exact privacy curve is a certified lower bound); it needs "
+                        "Dwork-Roth's eps < 1")
+    return CheckResult("supported", f"{item}: classic calibration holds on the whole grid", ev,
+                       claim="privacy", power=dict(_EXACT))
 
 
 # ---------------------------------------------------------------------------------------
@@ -219,13 +228,15 @@ def _wang2020_lemma1() -> CheckResult:
           "reference": "Dwork-Roth Thm 3.20 and Kairouz-Oh-Viswanath 2015 Thm 3.3 (exact)"}
     if fails:
         ev["minimal_counterexample"] = min(fails, key=lambda r: (r["T"], r["eps"]))
-        return CheckResult("fail", "wang2020.lemma1: per-step parameters do not compose to "
-                           f"(eps, delta) at {len(fails)} grid points", ev)
+        return CheckResult("refuted", "wang2020.lemma1: per-step parameters do not compose to "
+                           f"(eps, delta) at {len(fails)} grid points", ev, claim="privacy",
+                           severity="proof", consequence="the composition step of the "
+                           "privacy proof does not give the claimed (eps, delta)")
     return CheckResult(
-        "pass",
+        "supported",
         f"wang2020.lemma1 holds on eps in (0,1], delta in [1e-9,1), T in [1,1e6]: composed eps "
         f"<= {worst_dr['ratio']:.3f} eps (Dwork-Roth); exact delta <= "
-        f"{worst_exact['ratio']:.3g} delta (optimal composition)", ev)
+        f"{worst_exact['ratio']:.3g} delta (optimal composition)", ev, claim="privacy", power=dict(_EXACT))
 
 
 # ---------------------------------------------------------------------------------------
@@ -288,14 +299,16 @@ def _amplification(item: str) -> CheckResult:
         ev["minimal_counterexample"] = m
         small = "also" if ev["fail_with_eps_le_1"] else "none"
         return CheckResult(
-            "fail",
+            "refuted",
             f"{item}: {printed} is violated by the subsampled Gaussian at {len(fails)}/{n} grid "
             f"points; smallest eps={m['eps']} (q={m['q']}, sigma={m['sigma']}: exact delta "
             f"{m['exact_delta_at_claimed_eps']:.3g} > claimed {m['claimed'][1]:.3g}); "
             f"counterexamples with eps <= 1: {small}",
-            ev)
-    return CheckResult("pass", f"{item}: {printed} holds for the subsampled Gaussian on the grid",
-                       ev)
+            ev, claim="privacy", severity="bound",
+            consequence="the printed amplification-by-subsampling bound is false for the "
+                        "subsampled Gaussian (exact privacy profile) at the parameters given")
+    return CheckResult("supported", f"{item}: {printed} holds for the subsampled Gaussian on "
+                       "the grid", ev, claim="privacy", power=dict(_EXACT))
 
 
 # ---------------------------------------------------------------------------------------
@@ -320,9 +333,12 @@ def _wang2020_lemma3() -> CheckResult:
           "reference": "exact Gaussian eps(delta); numerical min over z of rho z + log(1/delta)/(z-1)"}
     if fails:
         ev["minimal_counterexample"] = fails[0]
-        return CheckResult("fail", f"wang2020.lemma3: violated at {len(fails)} points", ev)
-    return CheckResult("pass", "wang2020.lemma3: rho + 2 sqrt(rho ln(1/delta)) equals the optimal "
-                       "RDP conversion and bounds the Gaussian's exact eps on the grid", ev)
+        return CheckResult("refuted", f"wang2020.lemma3: violated at {len(fails)} points", ev,
+                           claim="privacy", severity="proof",
+                           consequence="the zCDP-to-DP step does not give the claimed eps")
+    return CheckResult("supported", "wang2020.lemma3: rho + 2 sqrt(rho ln(1/delta)) equals the "
+                       "optimal RDP conversion and bounds the Gaussian's exact eps on the grid",
+                       ev, claim="privacy", power=dict(_EXACT))
 
 
 def _phi_identity() -> CheckResult:
@@ -339,9 +355,11 @@ def _phi_identity() -> CheckResult:
     ev = {"symbolic_residual": str(residual), "max_relative_error": worst,
           "statement": "rho = phi = (sqrt(eps+l) - sqrt(l))^2 gives rho + 2 sqrt(rho l) = eps"}
     if residual == 0 and worst < 1e-12:
-        return CheckResult("pass", "phi identity: phi + 2 sqrt(phi ln(1/delta)) = eps "
-                           f"(symbolic, and numerically to {worst:.1e})", ev)
-    return CheckResult("fail", "phi identity does not hold", ev)
+        return CheckResult("supported", "phi identity: phi + 2 sqrt(phi ln(1/delta)) = eps "
+                           f"(symbolic, and numerically to {worst:.1e})", ev, claim="identity",
+                           power={"statement": "symbolic identity: exact"})
+    return CheckResult("refuted", "phi identity does not hold", ev, claim="identity",
+                       severity="proof", consequence="the calibration of phi does not give eps")
 
 
 def _wang2020_lemma4() -> CheckResult:
@@ -356,9 +374,12 @@ def _wang2020_lemma4() -> CheckResult:
     ev = {"rows": rows, "max_relative_error": worst,
           "reference": "mpmath quadrature of the Renyi divergence of N(Delta, s^2) from N(0, s^2)"}
     if worst < 1e-10:
-        return CheckResult("pass", "wang2020.lemma4: D_alpha = alpha Delta^2/(2 sigma^2) "
-                           f"(quadrature agrees to {worst:.1e})", ev)
-    return CheckResult("fail", f"wang2020.lemma4: quadrature differs by {worst:.3g}", ev)
+        return CheckResult("supported", "wang2020.lemma4: D_alpha = alpha Delta^2/(2 sigma^2) "
+                           f"(quadrature agrees to {worst:.1e})", ev, claim="identity",
+                           power=dict(_EXACT))
+    return CheckResult("refuted", f"wang2020.lemma4: quadrature differs by {worst:.3g}", ev,
+                       claim="identity", severity="proof",
+                       consequence="the Gaussian Renyi divergence used by the proof is wrong")
 
 
 # ---------------------------------------------------------------------------------------
@@ -382,9 +403,12 @@ def _zhang2017_lemma10_vs_dr() -> CheckResult:
           "regime": "printed < Dwork-Roth (claims less privacy loss) iff eps > 1; "
                     "larger (conservative) iff eps < 1"}
     ev["minimal_counterexample"] = smaller[0] if smaller else rows[0]
-    return CheckResult("fail", "zhang2017.lemma10: the printed eps' puts eps inside the square "
-                       "root; it differs from Dwork-Roth Thm 3.20 for every eps != 1 and is "
-                       "smaller than it for eps > 1", ev)
+    # A different formula is not a refutation: whether the printed one is a valid
+    # composition bound is decided by zhang2017.lemma10:optimal-composition.
+    return CheckResult("inconclusive", "zhang2017.lemma10: the printed eps' puts eps inside the "
+                       "square root; it differs from Dwork-Roth Thm 3.20 for every eps != 1 and is "
+                       "smaller than it for eps > 1 (a different formula is not a refutation: "
+                       "see lemma10:optimal-composition)", ev, claim="privacy")
 
 
 def _zhang2017_lemma10_exact() -> CheckResult:
@@ -407,12 +431,14 @@ def _zhang2017_lemma10_exact() -> CheckResult:
     if fails:
         m = min(fails, key=lambda r: (r["eps"], r["T"], -r["delta_prime"]))
         ev["minimal_counterexample"] = m
-        return CheckResult("fail", f"zhang2017.lemma10 as printed is violated by the optimal "
+        return CheckResult("refuted", f"zhang2017.lemma10 as printed is violated by the optimal "
                            f"composition at {len(fails)}/{n} points; smallest eps={m['eps']}, "
-                           f"T={m['T']}, delta'={m['delta_prime']}", ev)
-    return CheckResult("pass", "zhang2017.lemma10 as printed is not violated by the optimal "
+                           f"T={m['T']}, delta'={m['delta_prime']}", ev, claim="privacy",
+                           severity="privacy", consequence="the printed composition bound "
+                           "understates the composed eps (optimal composition is exact)")
+    return CheckResult("supported", "zhang2017.lemma10 as printed is not violated by the optimal "
                        f"composition on the grid (worst exact delta / delta' = "
-                       f"{worst['ratio']:.3g})", ev)
+                       f"{worst['ratio']:.3g})", ev, claim="privacy", power=dict(_EXACT))
 
 
 # ---------------------------------------------------------------------------------------
@@ -458,13 +484,17 @@ def _tran_conversion(item: str) -> CheckResult:
         ev["minimal_counterexample"] = m
         cond = "" if thm8 else " under the printed condition delta >= exp(-eps)"
         return CheckResult(
-            "fail",
+            "refuted",
             f"{item}: with sigma = {c_sigma:g} sqrt(log(1/delta))/eps and RDP {c_rdp:g}z/(2 sigma^2) "
             f"the conversion gives eps only when delta <= exp(-{c_region:.4g} eps); fails at "
             f"{len(fails)} grid points{cond}, e.g. eps={m['eps']}, delta={m['delta']} "
             f"(achieved {m['achieved_eps']})",
-            ev)
-    return CheckResult("pass", f"{item}: the conversion gives eps on the whole grid", ev)
+            ev, claim="privacy", severity="proof",
+            consequence="the RDP-to-DP route of the proof does not give the claimed eps at "
+                        "these (eps, delta); whether the mechanism violates the claim is judged "
+                        "by its exact privacy curve")
+    return CheckResult("supported", f"{item}: the conversion gives eps on the whole grid", ev,
+                       claim="privacy", power=dict(_EXACT))
 
 
 def _mk(item: str, name: str, kind: str, fn, description: str) -> Check:

@@ -115,7 +115,7 @@ def _text_audit(d: dict[str, Any]) -> str:
         f"  claimed epsilon:           {d['epsilon_claimed']:.4g}",
         f"  tight accountant epsilon:  {'-' if tight is None else format(tight, '.4g')}",
         f"  verdict: {d['verdict']}" + ("  (FINDING: lower bound above the claim)"
-                                        if d["verdict"] == "fail" else "")])
+                                        if d["verdict"] == "refuted" else "")])
 
 
 def _text_selftest(rows: list[dict[str, Any]], ok: bool) -> str:

@@ -20,6 +20,7 @@ def register(sub: Any) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler, e.g. tcp://127.0.0.1:8786")
     p.add_argument("--jobs", type=int, default=-1, help="local workers (default: all cores)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--svg", action="store_true", help="also write figures as SVG (PNG always)")
 
 
 def cmd_verify(args: argparse.Namespace) -> tuple[Any, str]:
@@ -32,7 +33,7 @@ def cmd_verify(args: argparse.Namespace) -> tuple[Any, str]:
         raise UsageError("--jobs must be non-zero (-1 for all cores)")
     result = run_verify(full=args.full, only=args.only, out=args.out, scheduler=args.scheduler,
                         n_jobs=args.jobs, seed=args.seed, progress=not args.json)
-    path = write(result)
+    path = write(result, svg=args.svg)
     data = as_json(result)
     counts: dict[str, int] = {}
     for v in result.verdicts:
@@ -40,6 +41,12 @@ def cmd_verify(args: argparse.Namespace) -> tuple[Any, str]:
     lines = [f"{'id':<52} {'check':<12} verdict"]
     lines += [f"{v.id:<52} {v.check:<12} {v.verdict}" for v in result.verdicts]
     lines.append("")
+    if result.findings:
+        lines.append("findings (one per root cause):")
+        lines += [f"  [{f.severity}] {f.id} ({f.check})" for f in result.findings]
+        lines.append("")
     lines.append(", ".join(f"{k}: {c}" for k, c in sorted(counts.items())) +
-                 f"; {len(result.findings)} findings; report: {path} ({result.elapsed:.0f} s)")
+                 f"; {len(result.findings)} findings of the papers"
+                 f" ({len(result.own_items)} refutations of dptheory's own items); "
+                 f"report: {path} ({result.elapsed:.0f} s)")
     return data, "\n".join(lines)

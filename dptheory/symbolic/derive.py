@@ -4,9 +4,14 @@
 under the item's scaling, and compare with the stated rate. Verdicts:
 
 * ``agrees`` — same leading exponents everywhere on the scaling cone;
-* ``agrees-in-regime`` — the same only in a region, given as a SymPy relation
-  (e.g. ``sqrt(d) <= eps*n``);
-* ``disagrees`` — nowhere the same; ``exponent_difference`` gives, per variable, the
+* ``agrees-loose`` — the derived rate is at most the stated one everywhere, and smaller
+  somewhere: the stated rate is valid but loose (smaller is stronger: an error rate, a
+  sufficient sample size);
+* ``agrees-in-regime`` — the derived rate is at most the stated one only in a region, given
+  as a SymPy relation (e.g. ``sqrt(d) <= eps*n``); outside it the stated rate does not
+  follow from the bound;
+* ``disagrees`` — the derived rate exceeds the stated one everywhere: the statement is
+  stronger than its own bound gives; ``exponent_difference`` gives, per variable, the
   derived and stated exponents;
 * ``not-derivable`` — with the reason (no bound or rate, circular settings, a form outside
   the monomial calculus).
@@ -28,7 +33,7 @@ from dptheory.symbolic.regimes import max_le, max_lt, and_regimes
 from dptheory.symbolic.symbols import S
 from dptheory.symbolic.theorem import Theorem
 
-VERDICTS = ("agrees", "agrees-in-regime", "disagrees", "not-derivable")
+VERDICTS = ("agrees", "agrees-loose", "agrees-in-regime", "disagrees", "not-derivable")
 # Quantities whose logarithms count as polylog factors even when they are not scaled.
 POLYLOG_SYMBOLS = (S.delta, S.T)
 
@@ -166,8 +171,10 @@ def derive(item: Theorem) -> Derivation:
         d.reason = "exponents depend on the constants; regimes are those of generic constants"
     if both.everywhere:
         d.verdict, d.regime = "agrees", sp.true
-    elif not both.empty:
-        d.verdict, d.regime = "agrees-in-regime", both.relation()
+    elif up.everywhere:
+        d.verdict, d.regime = "agrees-loose", sp.true
+    elif not up.empty:
+        d.verdict, d.regime = "agrees-in-regime", up.relation()
     else:
         d.verdict = "disagrees"
     for v in sc.variables:

@@ -292,15 +292,15 @@ def evaluate_recipe(r: Any, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
     """Verdict of an audit recipe from its pooled cells (one per sweep point)."""
     xs = sorted(pooled)
     per = {}
-    verdict = "pass"
+    verdict = "inconclusive"     # without a stated power an audit never supports a claim
     for x in xs:
         p = pooled[x]
         lb = epsilon_lower_bound(p["scores_in"], p["scores_out"], p["delta"])
         eps_lower = float(lb["epsilon_lower"])
         claimed = float(p["epsilon_claimed"])
-        v = "fail" if eps_lower > claimed else "pass"
-        if v == "fail":
-            verdict = "fail"
+        v = "refuted" if eps_lower > claimed else "inconclusive"
+        if v == "refuted":
+            verdict = "refuted"
         per[str(x)] = {"verdict": v, "epsilon_lower": eps_lower, "epsilon_claimed": claimed,
                        "epsilon_tight": p.get("epsilon_tight"), "runs": len(p["scores_in"]),
                        "threshold": lb.get("threshold")}
@@ -308,7 +308,12 @@ def evaluate_recipe(r: Any, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
     summary = (f"epsilon lower bound (95%) {worst['epsilon_lower']:.3g} vs claimed "
                f"{worst['epsilon_claimed']:.3g} (tight accountant "
                f"{_fmt(worst['epsilon_tight'])}), {worst['runs']} runs")
-    return CheckResult(verdict, summary, {"points": per})
+    if verdict == "refuted":
+        return CheckResult(verdict, summary, {"points": per}, claim="privacy", severity="privacy",
+                           consequence="a certified lower bound on the mechanism's epsilon "
+                                       "exceeds the claimed epsilon")
+    return CheckResult(verdict, summary + "; the audit's power is not stated, so it cannot "
+                       "support the claim", {"points": per}, claim="privacy")
 
 
 def _fmt(x: Any) -> str:
@@ -318,7 +323,8 @@ def _fmt(x: Any) -> str:
 # --------------------------------------------------------------------------- verdicts
 def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
                 method: str = "bonferroni") -> CheckResult:
-    """Verdict of a pooled audit: ``fail`` (finding) when eps_lower > epsilon_claimed."""
+    """Verdict of a pooled audit: ``refuted`` (a finding) when eps_lower > epsilon_claimed,
+    otherwise ``inconclusive`` (an audit supports nothing without a stated power)."""
     for key in ("scores_in", "scores_out", "epsilon_claimed", "delta"):
         if key not in result:
             raise ValueError(f"audit result lacks {key!r}")
@@ -338,9 +344,11 @@ def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
             evidence[k] = result[k]
     tight_s = "" if tight is None else f", tight accountant eps = {tight:.3g}"
     if e > claimed:
-        return CheckResult("fail", f"empirical eps >= {e:.3g} ({confidence:.0%}) exceeds the "
-                           f"claimed eps = {claimed:.3g}{tight_s}", evidence)
-    return CheckResult("pass", f"empirical eps >= {e:.3g} ({confidence:.0%}) <= claimed eps "
+        return CheckResult("refuted", f"empirical eps >= {e:.3g} ({confidence:.0%}) exceeds the "
+                           f"claimed eps = {claimed:.3g}{tight_s}", evidence, claim="privacy",
+                           severity="privacy", consequence="a certified lower bound on the "
+                           "mechanism's epsilon exceeds the claimed epsilon")
+    return CheckResult("inconclusive", f"empirical eps >= {e:.3g} ({confidence:.0%}) <= claimed eps "
                        f"= {claimed:.3g}{tight_s}", evidence)
 
 

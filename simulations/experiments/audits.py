@@ -349,7 +349,7 @@ def selftest(runs: int = SELFTEST_RUNS, seed: int = 0) -> list[dict[str, Any]]:
         res = audit_cell(cell)
         s = audit_summary(res)
         bug = cell["bug"]
-        flagged = s["verdict"] == "fail"
+        flagged = s["verdict"] == "refuted"
         out.append({"bug": bug or "control", "description": BUGS.get(bug, "correct algorithm "
                     "(must not be flagged)"), "algorithm": cell["algorithm"],
                     "epsilon_claimed": s["epsilon_claimed"], "epsilon_lower": s["epsilon_lower"],

@@ -586,10 +586,27 @@ def score_key(info: dict[str, Any]) -> float:
 
 # ============================================================================ recipes
 def _R(id: str, item: str, cell: str, sweep: dict, fixed: dict, sweep_full: dict | None,
-       metric: str, description: str, reps_full: int = 4) -> Recipe:
+       metric: str, description: str, reps_full: int = 4, **grading: str) -> Recipe:
+    """A sensitivity (supremum) recipe; a refutation is graded ``bound`` unless ``grading``
+    names another severity, consequence or root cause."""
+    grading.setdefault("severity", "bound")
+    grading.setdefault("consequence", "the printed sensitivity bound is exceeded by the pair "
+                                      "of neighbouring data sets given; noise calibrated on it "
+                                      "is too small for that pair (whether the privacy claim "
+                                      "fails is judged by the accountant)")
     return Recipe(id=id, item=item, check="sensitivity", cell=f"{MODULE}:{cell}", sweep=sweep,
                   fixed=fixed, reps=1, block=1, sweep_full=sweep_full, reps_full=reps_full,
-                  metric=metric, description=description)
+                  metric=metric, description=description, **grading)
+
+
+# The printed Proposition 13 gives leaves sensitivity 0 (sum limit ceil(0/N) - 1 = -1): the
+# root cause shared with bounds.checks.privacy_tree's formula check.
+_PROP13_LEAF = {"severity": "notation", "root": "tran2022.prop13:leaf-sum-limit",
+                "consequence": "as printed, the sum in Proposition 13 runs to ceil(|y-z|/N) - 1 "
+                               "= -1 for a leaf, so a leaf's sensitivity is printed as 0 "
+                               "although a leaf moves by up to 2 alpha G; the bound Delta <= 4 "
+                               "alpha G that Theorem 4 uses still covers leaves (a misprint of "
+                               "the sum limit)"}
 
 
 _SEARCH_QUICK = {"examples": 40, "starts": 3, "maxfev": 200}
@@ -640,14 +657,15 @@ RECIPES: list[Recipe] = [
         "family_params": {"d": 5}, "examples": 20, "starts": 2, "maxfev": 120},
        {"N": [8, 12, 16, 24, 32, 64]}, "max_nodes ||f_[y,z](D) - f_[y,z](D')|| / Delta_node",
        "Coupled Algorithm-1 runs (same permutations and node noise, alpha = 1/N, T = 4N) on "
-       "D, D'; every dyadic node z <= 4N vs the printed 2 alpha G sum_j (1-alpha)^{jN}."),
+       "D, D'; every dyadic node z <= 4N vs the printed 2 alpha G sum_j (1-alpha)^{jN}.",
+       **_PROP13_LEAF),
     _R("tran2022.prop13:node-sensitivity-fixed-iterates", "tran2022.prop13", "cell_tree_node",
        {"N": [8, 12]},
        {"compare": "printed", "coupling": "fixed-iterates", "family": "robust-regression",
         "family_params": {"d": 5}, "examples": 20, "starts": 2, "maxfev": 120},
        {"N": [8, 12, 16, 24, 32, 64]}, "max_nodes ||f_[y,z](D) - f_[y,z](D')|| / Delta_node",
        "As node-sensitivity, with both gradient streams at D's iterates (the conditional "
-       "sensitivity the adaptive composition uses)."),
+       "sensitivity the adaptive composition uses).", **_PROP13_LEAF),
     _R("tran2022.thm4:node-sensitivity", "tran2022.thm4", "cell_tree_node", {"N": [8, 16]},
        {"compare": "4alphaG", "coupling": "trajectories", "family": "robust-regression",
         "family_params": {"d": 5}, "examples": 20, "starts": 2, "maxfev": 120},

@@ -6,7 +6,10 @@ docstring; :func:`certify` checks them numerically.
 
 =========================  ==================================================================
 pl-nonconvex               (a)+(e) h(u) = u^2 + 3 sin^2 u on a realizable linear model: PL,
-                           one-point theta-weakly quasi-convex with theta < 1, non-convex
+                           one-point theta-weakly quasi-convex with theta < 1, non-convex;
+                           n <= d (wide design)
+pl-nonconvex-tall          the same loss on a tall design (n >= d, a shared feature): PL with
+                           mu = theta^2 lambda_min/2, non-convex by construction
 strict-saddle              (b) w1^2/2 + sum (w_j^4/4 - w_j^2/2) + <x, w>: exact saddles/minima
 cosh-generalized-smooth    (c) sum cosh(w_j) + <x, w>: (L0, L1)-smooth, affine deviation
 logistic-ridge             (d) zhang2017 ridge logistic regression
@@ -25,11 +28,12 @@ from .base import Dataset, Minimum, Objective
 from .certify import CertificationReport, CheckResult, certify
 from .erm import HuberRidge, LogisticRidge
 from .papers import LogisticNonconvexReg, RobustRegression, SigmoidL2
-from .pl import PLNonconvex
+from .pl import PLNonconvex, PLNonconvexTall
 from .separable import CoshGeneralizedSmooth, StrictSaddle
 
 FAMILIES: dict[str, Callable[..., Objective]] = {
     PLNonconvex.name: PLNonconvex,
+    PLNonconvexTall.name: PLNonconvexTall,
     StrictSaddle.name: StrictSaddle,
     CoshGeneralizedSmooth.name: CoshGeneralizedSmooth,
     LogisticRidge.name: LogisticRidge,
@@ -52,6 +56,6 @@ def get(name: str, **params: Any) -> Objective:
 
 
 __all__ = ["FAMILIES", "DEFAULT_N", "get", "Objective", "Dataset", "Minimum", "certify",
-           "CertificationReport", "CheckResult", "PLNonconvex", "StrictSaddle",
+           "CertificationReport", "CheckResult", "PLNonconvex", "PLNonconvexTall", "StrictSaddle",
            "CoshGeneralizedSmooth", "LogisticRidge", "HuberRidge", "LogisticNonconvexReg",
            "SigmoidL2", "RobustRegression"]

@@ -106,7 +106,7 @@ def test_correct_algorithm_not_flagged_at_tight_calibration(alg):
     cell = {**next(c for c in r.cells() if c["point"]["calibration"] == "tight"), "reps": 300}
     out = load_cell_function(r.cell)(cell)
     s = audit_summary(out)
-    assert s["verdict"] == "pass", s["summary"]
+    assert s["verdict"] != "refuted", s["summary"]
     assert out["calibration_data_independent"]
 
 
@@ -121,10 +121,10 @@ def test_rrpsgd_data_dependent_step_is_detected():
               "scores_out": sum((o["scores_out"] for o in outs), [])}
     assert "eta" in outs[0]["data_dependent_params"]
     s = audit_summary(pooled)
-    assert s["verdict"] == "fail" and s["epsilon_lower"] > s["epsilon_claimed"]
+    assert s["verdict"] == "refuted" and s["epsilon_lower"] > s["epsilon_claimed"]
     fixed = audits.audit_cell({**cells[0], "params": {"eta": 0.05}})
     assert "eta" not in fixed["data_dependent_params"]
-    assert audit_summary(fixed)["verdict"] == "pass"
+    assert audit_summary(fixed)["verdict"] != "refuted"
 
 
 # ------------------------------------------------------------------ CLI

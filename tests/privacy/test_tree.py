@@ -319,12 +319,13 @@ def test_check_registry():
                                  "tran2022.momentum_tree:identity", "zhang2017.lemma6:second_moment",
                                  "zhang2017.lemma7:second_moment"])
 def test_checks_that_hold_pass(results, cid):
-    assert results[cid].verdict == "pass", results[cid].summary
+    assert results[cid].verdict == "supported", results[cid].summary
+    assert results[cid].power["statement"]
 
 
 def test_check_tree_partial_sums_reports_counterexample(results):
     r = results["tran2022.tree:partial_sum_nodes"]
-    assert r.verdict == "fail"
+    assert r.verdict == "refuted"
     # COMPOSE(1,1) = {[1,1]} needs 1 node, but log2(1) = 0; t=3 needs 2 > log2 3
     assert r.evidence["prefix_counterexample"]["t"] == 1
     assert r.evidence["prefix_counterexample_t_ge_2"]["t"] == 3
@@ -335,7 +336,7 @@ def test_check_tree_partial_sums_reports_counterexample(results):
 
 def test_check_prop13_formula_reports_leaf(results):
     r = results["tran2022.prop13:formula_vs_bruteforce"]
-    assert r.verdict == "fail"
+    assert r.verdict == "refuted"
     m = r.evidence["minimal_counterexample"]
     # leaf [1,1], N=2, alpha=1/2, G=1: printed sum is empty (0); true sensitivity 2 alpha G = 1
     assert m["N"] == 2 and tuple(m["node"]) == (1, 1) and m["printed"] == 0.0 and m["brute"] == pytest.approx(1.0)
@@ -353,7 +354,7 @@ def _positions_max(y, z, N, alpha):
 
 def test_check_prop13_4alphaG_reports_counterexample(results):
     r = results["tran2022.prop13:le_4alphaG"]
-    assert r.verdict == "fail"
+    assert r.verdict == "refuted"
     m = r.evidence["minimal_counterexample"]
     assert (m["N"], tuple(m["node"])) == (5, (9, 16))
     # positions 10, 15, 16 at alpha = 1/5: 2 (1/5) (0.8^6 + 0.8 + 1) = 0.8248576 > 0.8
@@ -368,7 +369,7 @@ def test_check_prop13_4alphaG_reports_counterexample(results):
 
 def test_check_thm4_count_V_reports_counterexample(results):
     r = results["tran2022.thm4:count_V"]
-    assert r.verdict == "fail"
+    assert r.verdict == "refuted"
     m = r.evidence["minimal_counterexample"]
     assert (m["N"], m["T"], m["R"]) == (3, 1, 1)
     assert m["V_printed"] == pytest.approx(2 / 3) and m["bruteforce"] == 1

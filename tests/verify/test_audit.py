@@ -133,7 +133,8 @@ def test_audit_check_verdicts():
            "scores_out": rng.normal(0, 1, 5000).tolist(),
            "epsilon_claimed": 1.0, "epsilon_tight": 1.0, "delta": 1e-5}
     chk = audit_check(res)
-    assert chk.verdict == "fail" and chk.evidence["epsilon_lower"] > 1.0
-    assert audit_check({**res, "epsilon_claimed": 50.0}).verdict == "pass"
+    assert chk.verdict == "refuted" and chk.evidence["epsilon_lower"] > 1.0
+    # without a stated power an audit below the claim supports nothing
+    assert audit_check({**res, "epsilon_claimed": 50.0}).verdict == "inconclusive"
     with pytest.raises(ValueError, match="delta"):
         audit_check({k: v for k, v in res.items() if k != "delta"})
