@@ -47,7 +47,7 @@ class _RidgeERM(LinearModelObjective):
 
     def minimum(self, data: Dataset) -> Minimum:
         data = self._check_data(data)
-        w = newton(self, data)
+        w = self._memo("argmin", data, lambda: newton(self, data))
         f = float(self.F(w, data))
         g = float(self.grad_norm(w, data))
         if self.mu > 0:

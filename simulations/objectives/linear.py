@@ -3,13 +3,16 @@
 Subclasses give ``_phi(z, y)`` -> (phi, phi', phi'') in z and, optionally, a regulariser
 ``_reg(W)`` -> (r, grad r, hess r). Per-sample derivatives then follow from the chain rule:
 grad f = phi'(z) x + grad r, hess f = phi''(z) x x^T + hess r.
+
+The empirical gradient is X^T phi'(X w)/n + grad r and a minibatch mean is
+(1/B) sum_b phi'(z_b) x_b + grad r: neither builds per-sample gradients.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .base import Dataset, Objective
+from .base import Dataset, Objective, rowwise_matmul
 
 
 class LinearModelObjective(Objective):
@@ -24,26 +27,44 @@ class LinearModelObjective(Objective):
         return np.zeros(reps), np.zeros_like(W), np.zeros((reps, self.d, self.d))
 
     def _loss(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        p0, _, _ = self._phi(W @ X.T, y)
+        p0, _, _ = self._phi(rowwise_matmul(W, X.T), y)
         return p0 + self._reg(W)[0][:, None]
 
     def _grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        _, p1, _ = self._phi(W @ X.T, y)
+        _, p1, _ = self._phi(rowwise_matmul(W, X.T), y)
         return p1[:, :, None] * X[None, :, :] + self._reg(W)[1][:, None, :]
 
-    def _batch_grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        Xb = X[idx]                                   # (reps, B, d)
+    def _grad_F(self, W: np.ndarray, data: Dataset) -> np.ndarray:
+        X = data.X
+        _, p1, _ = self._phi(rowwise_matmul(W, X.T), data.y)
+        return rowwise_matmul(p1, X) / X.shape[0] + self._reg(W)[1]
+
+    def _batch_phi(self, W: np.ndarray, X: np.ndarray, y: np.ndarray,
+                   idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(x_b (reps, B, d), phi'(z_b) (reps, B)) of the minibatches."""
+        Xb = X[idx]
         _, p1, _ = self._phi(np.einsum("rbd,rd->rb", Xb, W), y[idx])
+        return Xb, p1
+
+    def _batch_grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        Xb, p1 = self._batch_phi(W, X, y, idx)
         return p1[:, :, None] * Xb + self._reg(W)[1][:, None, :]
 
+    def _batch_grad_mean(self, W: np.ndarray, X: np.ndarray, y: np.ndarray,
+                         idx: np.ndarray) -> np.ndarray:
+        Xb, p1 = self._batch_phi(W, X, y, idx)
+        return np.einsum("rb,rbd->rd", p1, Xb) / idx.shape[1] + self._reg(W)[1]
+
     def _hess(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        _, _, p2 = self._phi(W @ X.T, y)
+        _, _, p2 = self._phi(rowwise_matmul(W, X.T), y)
         outer = X[:, :, None] * X[:, None, :]
         return p2[:, :, None, None] * outer[None] + self._reg(W)[2][:, None, :, :]
 
     def _hess_F(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        _, _, p2 = self._phi(W @ X.T, y)
-        return np.einsum("rn,ni,nj->rij", p2, X, X) / X.shape[0] + self._reg(W)[2]
+        _, _, p2 = self._phi(rowwise_matmul(W, X.T), y)
+        # one (d, n) x (n, d) product per replicate: the same BLAS call for every row
+        H = np.stack([(X.T * p2[r]) @ X for r in range(W.shape[0])]) / X.shape[0]
+        return H + self._reg(W)[2]
 
 
 def ridge(W: np.ndarray, mu: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
