@@ -98,8 +98,9 @@ class ReplicateStreams:
 
         Small subsets: a partial Fisher-Yates shuffle of a persistent per-replicate
         permutation (a partial shuffle of *any* permutation gives a uniform subset), costing
-        ``size`` uniforms and ``size`` vectorised swaps per call instead of n uniforms and a
-        sort. Large subsets (size > n/4): argsort of n uniforms. The method depends only on
+        ``size`` uniforms per call instead of n uniforms and a sort; the ``size`` sequential
+        swaps are resolved at once by :func:`partial_fisher_yates` (same result as the loop).
+        Large subsets (size > n/4): argsort of n uniforms. The method depends only on
         (n, size), so results stay batching-invariant.
         """
         if not (1 <= size <= n):
@@ -110,14 +111,7 @@ class ReplicateStreams:
         perm = self._perms.get(n)
         if perm is None:
             perm = self._perms[n] = np.tile(np.arange(n), (self.reps, 1))
-        u = self.uniform(size)
-        rows = np.arange(self.reps)
-        for j in range(size):
-            k = j + np.minimum((u[:, j] * (n - j)).astype(np.int64), n - j - 1)
-            a = perm[rows, j].copy()
-            perm[rows, j] = perm[rows, k]
-            perm[rows, k] = a
-        return perm[:, :size].copy()
+        return partial_fisher_yates(perm, self.uniform(size))
 
     def permutations(self, n: int) -> np.ndarray:
         """(reps, n) uniform permutations of {0..n-1}."""
@@ -126,6 +120,63 @@ class ReplicateStreams:
     def indices(self, n: int, size: int) -> np.ndarray:
         """(reps, size) i.i.d. uniform indices (sampling with replacement)."""
         return np.minimum((self.uniform(size) * n).astype(np.int64), n - 1)
+
+
+def partial_fisher_yates(perm: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The first ``size`` steps of a Fisher-Yates shuffle of each row of ``perm``, in place.
+
+    Step j (j = 0..size-1) swaps positions j and k_j = j + floor(u_j (n - j)) (capped at
+    n - 1); returns the new ``perm[:, :size]``. The result equals the sequential loop, but no
+    Python loop runs over j. With A_j the value at position j just before step j (step j
+    moves A_j to position k_j, and no later step touches position j):
+
+    * out_j = the value at k_j before step j = A_i for the latest i < j with k_i = k_j,
+      else the original perm[k_j];
+    * A_j = A_i for the latest i < j with k_i = j (only i <= j can have k_i = j), else the
+      original perm[j].
+
+    One stable sort of k per row finds, for each step, the previous step with the same k
+    (and the last step writing each position); the chains A_j = A_i = ... are followed by
+    pointer jumping. Finally position p >= size holds A_i of the last i with k_i = p.
+    """
+    reps, n = perm.shape
+    size = u.shape[1]
+    j = np.arange(size)
+    k = j + np.minimum((u * (n - j)).astype(np.int64), n - j - 1)          # (reps, size)
+    sv = np.sort(k * size + j, axis=1)                                    # steps by (k_i, i)
+    srt, ks = sv % size, sv // size
+    same = ks[:, 1:] == ks[:, :-1]                                        # srt[:, s] repeats s-1
+    prev = np.full((reps, size), -1, dtype=np.int64)                      # latest i < j, k_i = k_j
+    r_idx, s_idx = np.nonzero(same)
+    prev[r_idx, srt[r_idx, s_idx + 1]] = srt[r_idx, s_idx]
+    last = np.ones((reps, size), dtype=bool)                              # no later i with k_i = k_j
+    last[r_idx, srt[r_idx, s_idx]] = False
+    # parent_j = latest i < j with k_i = j: the last writer of position j, or the one before
+    # it when that is step j itself (k_j = j)
+    parent = np.full((reps, size), -1, dtype=np.int64)
+    r_idx, i_idx = np.nonzero(last & (k < size))
+    w = k[r_idx, i_idx]
+    parent[r_idx, w] = np.where(i_idx < w, i_idx, prev[r_idx, i_idx])
+    # A_j = perm[root of j], following parent links (parent_j < j) to a j without one
+    ptr = np.where(parent >= 0, parent, j)
+    while True:
+        nxt = np.take_along_axis(ptr, ptr, axis=1)
+        if np.array_equal(nxt, ptr):
+            break
+        ptr = nxt
+    if not perm.flags.c_contiguous:
+        raise ValueError("perm must be C-contiguous (it is shuffled in place)")
+    flat = perm.reshape(-1)                                               # a view
+    fk = k + (np.arange(reps) * n)[:, None]
+    A = np.take_along_axis(perm, ptr, axis=1)
+    out = flat[fk]
+    r_idx, j_idx = np.nonzero(prev >= 0)
+    out[r_idx, j_idx] = A[r_idx, prev[r_idx, j_idx]]
+    # final state: positions >= size take A_i of their last write; positions < size hold out
+    done = last & (k >= size)
+    flat[fk[done]] = A[done]
+    perm[:, :size] = out
+    return out
 
 
 # ---------------------------------------------------------------------------- validation
