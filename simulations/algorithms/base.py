@@ -55,7 +55,6 @@ class ReplicateStreams:
             for k, kind in enumerate(self.KINDS)}
         self._buf: dict[str, np.ndarray] = {}
         self._pos: dict[str, int] = {}
-        self._perms: dict[int, np.ndarray] = {}
 
     def _take(self, kind: str, count: int) -> np.ndarray:
         out = np.empty((self.reps, count))
@@ -93,25 +92,25 @@ class ReplicateStreams:
         count = int(np.prod(shape)) if shape else 1
         return self._take("uniform", count).reshape((self.reps, *shape))
 
-    def subsets(self, n: int, size: int) -> np.ndarray:
+    def subsets(self, n: int, size: int, steps: int | None = None) -> np.ndarray:
         """(reps, size) uniform subsets of {0..n-1} without replacement (fresh per call).
 
-        Small subsets: a partial Fisher-Yates shuffle of a persistent per-replicate
-        permutation (a partial shuffle of *any* permutation gives a uniform subset), costing
-        ``size`` uniforms per call instead of n uniforms and a sort; the ``size`` sequential
-        swaps are resolved at once by :func:`partial_fisher_yates` (same result as the loop).
-        Large subsets (size > n/4): argsort of n uniforms. The method depends only on
-        (n, size), so results stay batching-invariant.
+        ``steps=K`` draws the subsets of K consecutive calls at once, (reps, K, size), equal to
+        K calls in a row. Small subsets (4 size <= n): the first ``size`` swaps of a
+        Fisher-Yates shuffle of the identity, from ``size`` uniforms, resolved without a
+        Python loop (:func:`partial_fisher_yates`). Large subsets: argsort of n uniforms. The
+        method depends only on (n, size), and every call is independent of the earlier ones,
+        so results are batching-invariant and blocks of steps equal single steps.
         """
         if not (1 <= size <= n):
             raise ValueError(f"subset size must be in [1, n={n}], got {size}")
+        K = 1 if steps is None else int(steps)
         if 4 * size > n:
-            u = self.uniform(n)
-            return np.argsort(u, axis=1)[:, :size]
-        perm = self._perms.get(n)
-        if perm is None:
-            perm = self._perms[n] = np.tile(np.arange(n), (self.reps, 1))
-        return partial_fisher_yates(perm, self.uniform(size))
+            out = np.argsort(self.uniform(K * n).reshape(self.reps, K, n), axis=2)[:, :, :size]
+        else:
+            u = self.uniform(K * size).reshape(self.reps * K, size)
+            out = partial_fisher_yates(n, u).reshape(self.reps, K, size)
+        return out[:, 0, :] if steps is None else out
 
     def permutations(self, n: int) -> np.ndarray:
         """(reps, n) uniform permutations of {0..n-1}."""
@@ -122,60 +121,48 @@ class ReplicateStreams:
         return np.minimum((self.uniform(size) * n).astype(np.int64), n - 1)
 
 
-def partial_fisher_yates(perm: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """The first ``size`` steps of a Fisher-Yates shuffle of each row of ``perm``, in place.
+def partial_fisher_yates(n: int, u: np.ndarray) -> np.ndarray:
+    """Rows of ``size`` distinct indices: the first ``size`` swaps of a Fisher-Yates shuffle
+    of 0..n-1, one shuffle per row of the uniforms ``u`` (rows, size).
 
-    Step j (j = 0..size-1) swaps positions j and k_j = j + floor(u_j (n - j)) (capped at
-    n - 1); returns the new ``perm[:, :size]``. The result equals the sequential loop, but no
-    Python loop runs over j. With A_j the value at position j just before step j (step j
-    moves A_j to position k_j, and no later step touches position j):
+    Swap j (j = 0..size-1) exchanges positions j and k_j = j + floor(u_j (n - j)) (capped at
+    n - 1); the result is positions 0..size-1 afterwards, a uniform subset in uniform order.
+    The swaps are resolved without a Python loop. With A_j the value at position j just
+    before swap j (swap j moves A_j to position k_j; no later swap touches position j):
 
-    * out_j = the value at k_j before step j = A_i for the latest i < j with k_i = k_j,
-      else the original perm[k_j];
-    * A_j = A_i for the latest i < j with k_i = j (only i <= j can have k_i = j), else the
-      original perm[j].
+    * out_j = the value at k_j before swap j = A_i for the latest i < j with k_i = k_j,
+      else k_j (nothing moved there yet);
+    * A_j = A_i for the latest i < j with k_i = j (only i <= j can have k_i = j), else j.
 
-    One stable sort of k per row finds, for each step, the previous step with the same k
-    (and the last step writing each position); the chains A_j = A_i = ... are followed by
-    pointer jumping. Finally position p >= size holds A_i of the last i with k_i = p.
+    One sort of (k_i, i) per row finds each swap's latest earlier swap with the same target,
+    and the last swap into each position; the chains A_j = A_i = ... are followed by pointer
+    jumping (they are short: a chain needs k_i < size, which has probability < size/n).
     """
-    reps, n = perm.shape
-    size = u.shape[1]
+    rows, size = u.shape
     j = np.arange(size)
-    k = j + np.minimum((u * (n - j)).astype(np.int64), n - j - 1)          # (reps, size)
-    sv = np.sort(k * size + j, axis=1)                                    # steps by (k_i, i)
+    k = j + np.minimum((u * (n - j)).astype(np.int64), n - j - 1)
+    sv = np.sort(k * size + j, axis=1)                      # swaps by (k_i, i)
     srt, ks = sv % size, sv // size
-    same = ks[:, 1:] == ks[:, :-1]                                        # srt[:, s] repeats s-1
-    prev = np.full((reps, size), -1, dtype=np.int64)                      # latest i < j, k_i = k_j
-    r_idx, s_idx = np.nonzero(same)
+    r_idx, s_idx = np.nonzero(ks[:, 1:] == ks[:, :-1])      # srt[:, s+1] repeats srt[:, s]
+    prev = np.full((rows, size), -1, dtype=np.int64)        # latest i < j with k_i = k_j
     prev[r_idx, srt[r_idx, s_idx + 1]] = srt[r_idx, s_idx]
-    last = np.ones((reps, size), dtype=bool)                              # no later i with k_i = k_j
+    last = np.ones((rows, size), dtype=bool)                # no later i with k_i = k_j
     last[r_idx, srt[r_idx, s_idx]] = False
-    # parent_j = latest i < j with k_i = j: the last writer of position j, or the one before
-    # it when that is step j itself (k_j = j)
-    parent = np.full((reps, size), -1, dtype=np.int64)
+    # parent_j = latest i < j with k_i = j: the last swap into position j, or the one
+    # before it when that is swap j itself (k_j = j)
+    parent = np.full((rows, size), -1, dtype=np.int64)
     r_idx, i_idx = np.nonzero(last & (k < size))
-    w = k[r_idx, i_idx]
-    parent[r_idx, w] = np.where(i_idx < w, i_idx, prev[r_idx, i_idx])
-    # A_j = perm[root of j], following parent links (parent_j < j) to a j without one
-    ptr = np.where(parent >= 0, parent, j)
+    target = k[r_idx, i_idx]
+    parent[r_idx, target] = np.where(i_idx < target, i_idx, prev[r_idx, i_idx])
+    A = np.where(parent >= 0, parent, j)                    # follow parents to a root: A_j
     while True:
-        nxt = np.take_along_axis(ptr, ptr, axis=1)
-        if np.array_equal(nxt, ptr):
+        nxt = np.take_along_axis(A, A, axis=1)
+        if np.array_equal(nxt, A):
             break
-        ptr = nxt
-    if not perm.flags.c_contiguous:
-        raise ValueError("perm must be C-contiguous (it is shuffled in place)")
-    flat = perm.reshape(-1)                                               # a view
-    fk = k + (np.arange(reps) * n)[:, None]
-    A = np.take_along_axis(perm, ptr, axis=1)
-    out = flat[fk]
+        A = nxt
+    out = k.copy()
     r_idx, j_idx = np.nonzero(prev >= 0)
     out[r_idx, j_idx] = A[r_idx, prev[r_idx, j_idx]]
-    # final state: positions >= size take A_i of their last write; positions < size hold out
-    done = last & (k >= size)
-    flat[fk[done]] = A[done]
-    perm[:, :size] = out
     return out
 
 

@@ -12,28 +12,36 @@ from scipy import stats
 from simulations.algorithms.base import ReplicateStreams, partial_fisher_yates
 
 
-def _loop(perm: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """The textbook sequential partial Fisher-Yates shuffle (the definition)."""
-    reps, n = perm.shape
-    for r in range(reps):
-        for j in range(u.shape[1]):
-            k = j + min(int(u[r, j] * (n - j)), n - j - 1)
-            perm[r, j], perm[r, k] = perm[r, k], perm[r, j]
-    return perm[:, :u.shape[1]].copy()
+def _loop(n: int, u: np.ndarray) -> np.ndarray:
+    """The textbook sequential partial Fisher-Yates shuffle of 0..n-1 (the definition)."""
+    out = []
+    for row in u:
+        perm = list(range(n))
+        for j, uj in enumerate(row):
+            k = j + min(int(uj * (n - j)), n - j - 1)
+            perm[j], perm[k] = perm[k], perm[j]
+        out.append(perm[:len(row)])
+    return np.array(out)
 
 
-@pytest.mark.parametrize("n,size,reps", [(1, 1, 3), (2, 1, 5), (8, 2, 9), (20, 5, 30),
-                                         (100, 25, 20), (1000, 100, 8), (50, 12, 100)])
-def test_partial_fisher_yates_equals_the_loop(n, size, reps):
+@pytest.mark.parametrize("n,size,rows", [(1, 1, 3), (2, 1, 5), (8, 2, 9), (20, 5, 30),
+                                         (100, 25, 200), (1000, 100, 8), (50, 12, 300)])
+def test_partial_fisher_yates_equals_the_loop(n, size, rows):
     rng = np.random.default_rng(n * 31 + size)
-    p_loop = np.tile(np.arange(n), (reps, 1))
-    p_vec = p_loop.copy()
-    for call in range(12):
-        u = rng.random((reps, size))
-        if call % 3 == 0:                      # coarse uniforms: many repeated positions
+    for coarse in (False, True):
+        u = rng.random((rows, size))
+        if coarse:                             # coarse uniforms: many repeated positions
             u = np.floor(u * 3) / 3
-        np.testing.assert_array_equal(partial_fisher_yates(p_vec, u), _loop(p_loop, u))
-        np.testing.assert_array_equal(p_vec, p_loop)     # the persistent state too
+        np.testing.assert_array_equal(partial_fisher_yates(n, u), _loop(n, u))
+
+
+def test_blocks_of_steps_equal_single_steps():
+    for n, size in [(1000, 10), (12, 5)]:          # the partial-shuffle and the argsort path
+        a, b = ReplicateStreams(4, 3), ReplicateStreams(4, 3)
+        block = a.subsets(n, size, steps=6)
+        assert block.shape == (3, 6, size)
+        for t in range(6):
+            np.testing.assert_array_equal(block[:, t], b.subsets(n, size))
 
 
 def test_subsets_are_uniform_and_without_replacement():
