@@ -16,6 +16,7 @@ do not depend on worker count or batching.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -233,7 +234,12 @@ class RunResult:
     accountant, ``{"paper": {...}, "tight": {...}}`` with at least ``epsilon`` and ``delta``.
     ``noise``: the calibrated noise parameters. ``params``: schedules and settings used.
     ``grad_evals``: per-sample gradient evaluations per replicate. ``trajectory``: thinned
-    records when ``record`` was given.
+    records when ``record`` was given. ``wall_time``: seconds spent in the algorithm itself
+    (``cpu_time``: its process CPU seconds); ``metric_time``: seconds spent evaluating the
+    metrics, progress monitors that need full gradients and minimiser searches (not part of
+    the algorithm). ``series``: per-replicate
+    per-step quantities (reps, steps) from which metrics defined across replicates are
+    computed after pooling batches (e.g. yang2022's min_t E||grad F(w_t)||).
     """
 
     algorithm: str
@@ -247,6 +253,9 @@ class RunResult:
     trajectory: dict[str, np.ndarray] | None = None
     seed: int = 0
     first_replicate: int = 0
+    metric_time: float = 0.0
+    cpu_time: float = 0.0
+    series: dict[str, np.ndarray] | None = None
 
     def summary(self) -> dict[str, Any]:
         """JSON-friendly summary: means and standard errors over replicates."""
@@ -260,6 +269,7 @@ class RunResult:
                 "params": {k: (v.tolist() if isinstance(v, np.ndarray) else v)
                            for k, v in self.params.items()},
                 "grad_evals": self.grad_evals, "wall_time": self.wall_time,
+                "metric_time": self.metric_time, "cpu_time": self.cpu_time,
                 "seed": self.seed}
 
 
@@ -301,12 +311,43 @@ class Recorder:
 
 
 class Timer:
+    """Wall-clock (``elapsed``) and process CPU (``cpu``) seconds, accumulated over every
+    ``with`` block (e.g. a monitor inside a loop)."""
+
+    def __init__(self) -> None:
+        self.elapsed = 0.0
+        self.cpu = 0.0
+
     def __enter__(self) -> "Timer":
         self.start = time.perf_counter()
+        self.start_cpu = time.process_time()
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self.elapsed = time.perf_counter() - self.start
+        self.elapsed += time.perf_counter() - self.start
+        self.cpu += time.process_time() - self.start_cpu
+
+
+def weighted_batch_sum(G: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """sum_b weights[r, b] G[r, b] of per-sample gradients G (reps, B, d): (reps, d)."""
+    return np.einsum("rb,rbd->rd", weights, G)
+
+
+def clip_factors(G: np.ndarray, C: float) -> np.ndarray:
+    """yang2022 eq. (2)'s per-sample factors min{1, C/||g_b||} (1 at g_b = 0): (reps, B).
+
+    The same factors as ``dptheory.privacy.samplers.clip_per_sample``, without building the
+    clipped (reps, B, d) copy; C = inf gives all ones.
+    """
+    norms = np.sqrt(np.einsum("rbd,rbd->rb", G, G))
+    if math.isinf(C):
+        return np.ones_like(norms)
+    return np.where(norms > C, C / np.where(norms > 0, norms, 1.0), 1.0)
+
+
+def normalize_factors(G: np.ndarray, r: float) -> np.ndarray:
+    """yang2022 eq. (3)'s per-sample factors 1/(||g_b|| + r), r > 0: (reps, B)."""
+    return 1.0 / (np.sqrt(np.einsum("rbd,rbd->rb", G, G)) + r)
 
 
 # ---------------------------------------------------------------------------- registry

@@ -42,8 +42,9 @@ class LinearModelObjective(Objective):
     def _batch_phi(self, W: np.ndarray, X: np.ndarray, y: np.ndarray,
                    idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(x_b (reps, B, d), phi'(z_b) (reps, B)) of the minibatches."""
-        Xb = X[idx]
-        _, p1, _ = self._phi(np.einsum("rbd,rd->rb", Xb, W), y[idx])
+        Xb = np.take(X, idx, axis=0)
+        # one (B, d) x (d, 1) product per replicate, the same call whatever the batch
+        _, p1, _ = self._phi(np.matmul(Xb, W[:, :, None])[:, :, 0], np.take(y, idx))
         return Xb, p1
 
     def _batch_grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -53,7 +54,7 @@ class LinearModelObjective(Objective):
     def _batch_grad_mean(self, W: np.ndarray, X: np.ndarray, y: np.ndarray,
                          idx: np.ndarray) -> np.ndarray:
         Xb, p1 = self._batch_phi(W, X, y, idx)
-        return np.einsum("rb,rbd->rd", p1, Xb) / idx.shape[1] + self._reg(W)[1]
+        return np.matmul(p1[:, None, :], Xb)[:, 0, :] / idx.shape[1] + self._reg(W)[1]
 
     def _hess(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         _, _, p2 = self._phi(rowwise_matmul(W, X.T), y)
