@@ -24,7 +24,8 @@ class LinearModelObjective(Objective):
     def _reg(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(r (reps,), grad r (reps, d), hess r (reps, d, d)); default r = 0."""
         reps = W.shape[0]
-        return np.zeros(reps), np.zeros_like(W), np.zeros((reps, self.d, self.d))
+        # a read-only broadcast view: no (reps, d, d) array is built on every gradient call
+        return np.zeros(reps), np.zeros_like(W), np.broadcast_to(0.0, (reps, self.d, self.d))
 
     def _loss(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         p0, _, _ = self._phi(rowwise_matmul(W, X.T), y)
