@@ -21,6 +21,14 @@ class LinearModelObjective(Objective):
     def _phi(self, z: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         raise NotImplementedError
 
+    def _dphi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """phi'(z) alone (gradients need no phi or phi''); override when cheaper."""
+        return self._phi(z, y)[1]
+
+    def _reg_grad(self, W: np.ndarray) -> np.ndarray:
+        """grad r (reps, d) alone; override when cheaper than ``_reg``."""
+        return self._reg(W)[1]
+
     def _reg(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(r (reps,), grad r (reps, d), hess r (reps, d, d)); default r = 0."""
         reps = W.shape[0]
@@ -32,30 +40,30 @@ class LinearModelObjective(Objective):
         return p0 + self._reg(W)[0][:, None]
 
     def _grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        _, p1, _ = self._phi(rowwise_matmul(W, X.T), y)
-        return p1[:, :, None] * X[None, :, :] + self._reg(W)[1][:, None, :]
+        p1 = self._dphi(rowwise_matmul(W, X.T), y)
+        return p1[:, :, None] * X[None, :, :] + self._reg_grad(W)[:, None, :]
 
     def _grad_F(self, W: np.ndarray, data: Dataset) -> np.ndarray:
         X = data.X
-        _, p1, _ = self._phi(rowwise_matmul(W, X.T), data.y)
-        return rowwise_matmul(p1, X) / X.shape[0] + self._reg(W)[1]
+        p1 = self._dphi(rowwise_matmul(W, X.T), data.y)
+        return rowwise_matmul(p1, X) / X.shape[0] + self._reg_grad(W)
 
     def _batch_phi(self, W: np.ndarray, X: np.ndarray, y: np.ndarray,
                    idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(x_b (reps, B, d), phi'(z_b) (reps, B)) of the minibatches."""
         Xb = np.take(X, idx, axis=0)
         # one (B, d) x (d, 1) product per replicate, the same call whatever the batch
-        _, p1, _ = self._phi(np.matmul(Xb, W[:, :, None])[:, :, 0], np.take(y, idx))
+        p1 = self._dphi(np.matmul(Xb, W[:, :, None])[:, :, 0], np.take(y, idx))
         return Xb, p1
 
     def _batch_grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray:
         Xb, p1 = self._batch_phi(W, X, y, idx)
-        return p1[:, :, None] * Xb + self._reg(W)[1][:, None, :]
+        return p1[:, :, None] * Xb + self._reg_grad(W)[:, None, :]
 
     def _batch_grad_mean(self, W: np.ndarray, X: np.ndarray, y: np.ndarray,
                          idx: np.ndarray) -> np.ndarray:
         Xb, p1 = self._batch_phi(W, X, y, idx)
-        return np.matmul(p1[:, None, :], Xb)[:, 0, :] / idx.shape[1] + self._reg(W)[1]
+        return np.matmul(p1[:, None, :], Xb)[:, 0, :] / idx.shape[1] + self._reg_grad(W)
 
     def _hess(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         _, _, p2 = self._phi(rowwise_matmul(W, X.T), y)

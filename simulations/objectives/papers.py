@@ -157,6 +157,9 @@ class SigmoidL2(LinearModelObjective):
     def _reg(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return ridge(W, self.lam)
 
+    def _reg_grad(self, W: np.ndarray) -> np.ndarray:
+        return self.lam * W
+
     def make_data(self, n: int, rng: Any = None) -> Dataset:
         return planted_logistic(check_n(n), self.d, as_rng(rng), w_norm=self.w_norm)[0]
 
@@ -208,6 +211,10 @@ class RobustRegression(LinearModelObjective):
         u = z - y
         s = 2.0 + u * u
         return np.log1p(0.5 * u * u), 2.0 * u / s, (4.0 - 2.0 * u * u) / s ** 2
+
+    def _dphi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        u = z - y
+        return 2.0 * u / (2.0 + u * u)
 
     def make_data(self, n: int, rng: Any = None) -> Dataset:
         return planted_linear(check_n(n), self.d, as_rng(rng), w_norm=1.0, noise=self.noise)[0]
