@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from simulations.objectives import FAMILIES
-from simulations.objectives.base import ROW_BLOCK, rowwise_matmul
+from simulations.objectives.base import rowwise_matmul
 
 from ._cases import instance, random_points
 
@@ -40,13 +40,18 @@ def test_batch_grad_mean_validates():
                                    (513, 33, 7)])
 def test_rowwise_matmul_rows_do_not_depend_on_the_batch(n, k, p):
     rng = np.random.default_rng(n)
-    A = rng.standard_normal((2 * ROW_BLOCK + 3, k))
+    A = rng.standard_normal((19, k))
     B = rng.standard_normal((k, p)) if p != 1 else rng.standard_normal((n, k)).T
     full = rowwise_matmul(A, B)
     np.testing.assert_allclose(full, A @ B, rtol=1e-12, atol=1e-12)
     for start in range(A.shape[0]):
         for stop in (start + 1, min(A.shape[0], start + 5), A.shape[0]):
             np.testing.assert_array_equal(rowwise_matmul(A[start:stop], B), full[start:stop])
+    for offset in range(1, 4):                      # rows at other memory alignments
+        buf = np.empty(A.size + offset)
+        shifted = buf[offset:].reshape(A.shape)
+        shifted[:] = A
+        np.testing.assert_array_equal(rowwise_matmul(shifted, B), full)
 
 
 @pytest.mark.parametrize("name", NAMES)
