@@ -236,6 +236,9 @@ class RobustRegression(LinearModelObjective):
 
     def minimum(self, data: Dataset) -> Minimum:
         data = self._check_data(data)
+        return self._memo("minimum", data, lambda: self._minimum(data))
+
+    def _minimum(self, data: Dataset) -> Minimum:
         w = np.linalg.lstsq(data.X, data.y, rcond=None)[0]
         if np.max(np.abs(data.X @ w - data.y)) <= 1e-10 * (1 + np.max(np.abs(data.y))):
             return Minimum(0.0, True, 0.0, w, "realizable: residuals vanish at least squares")
