@@ -328,6 +328,13 @@ class Timer:
         self.cpu += time.process_time() - self.start_cpu
 
 
+def block_steps(steps: int, reps: int, per_step: int) -> int:
+    """Steps per block of pre-drawn randomness (``per_step`` numbers per replicate and step):
+    at most 2^21 numbers (16 MiB) per block. Streams are sequential, so a block of draws
+    equals the same draws made step by step."""
+    return max(1, min(steps, (1 << 21) // (reps * per_step)))
+
+
 def weighted_batch_sum(G: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """sum_b weights[r, b] G[r, b] of per-sample gradients G (reps, B, d): (reps, d)."""
     return np.einsum("rb,rbd->rd", weights, G)

@@ -60,8 +60,8 @@ from dptheory.symbolic.assumptions import AffineDeviation, GeneralizedSmooth
 
 from .base import check_int as _int_param
 from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_assumptions,
-                   check_calibration, check_privacy, check_reps, clip_factors, metrics_at,
-                   normalize_factors, weighted_batch_sum)
+                   block_steps, check_calibration, check_privacy, check_reps, clip_factors,
+                   metrics_at, normalize_factors, weighted_batch_sum)
 
 _ITEMS = {t.id: t for t in Y.ITEMS}
 LEMMA31 = _ITEMS["yang2022.lemma3.1"]
@@ -215,7 +215,7 @@ def _run(kind: str, objective: Any, data: Any, *, eps: float, delta: float, reps
         streams = ReplicateStreams(seed, reps, first_replicate)
         W = np.tile(W0, (reps, 1))
         gn_all = np.empty((reps, T + 1))                   # ||grad F(w_t)||, t = 0..T
-        block = max(1, min(T, (1 << 21) // (reps * (B + d))))
+        block = block_steps(T, reps, B + d)
         with np.errstate(over="ignore", invalid="ignore"):
             for t in range(T + 1):
                 if not np.all(np.isfinite(W)):

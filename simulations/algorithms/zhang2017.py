@@ -43,8 +43,8 @@ from dptheory.symbolic.assumptions import (BoundedMinimizer, Convex, Lipschitz, 
                                            StronglyConvex)
 
 from .base import check_int as _pos_int, check_positive as _pos_float, check_w0 as _w0
-from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_assumptions,
-                   check_calibration, check_privacy, check_reps, metrics_at)
+from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, block_steps,
+                   check_assumptions, check_calibration, check_privacy, check_reps, metrics_at)
 
 __all__ = ["ALGORITHMS", "ALG1", "ALG2", "BST14", "run_alg1", "run_alg2", "run_bst14",
            "bst14_paper_sigma"]
@@ -314,11 +314,6 @@ def _traj(rec: Recorder, reps: int) -> dict[str, np.ndarray] | None:
 
 
 # ---------------------------------------------------------------------------- Algorithm 2
-def _block_steps(steps: int, reps: int, per_step: int) -> int:
-    """Steps per block of pre-drawn randomness: at most 2^21 floats (16 MiB) per block."""
-    return max(1, min(steps, (1 << 21) // (reps * per_step)))
-
-
 def _random_rounds(streams: ReplicateStreams, weights: np.ndarray) -> np.ndarray:
     """R in {1..K} with P(R = k+1) proportional to weights[k], one per replicate (up front)."""
     cdf = np.cumsum(weights)
@@ -413,7 +408,7 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         rec(0, W)
         rounds = int(R.max())
         # the sample indices and noise of a block of steps drawn at once (= step by step)
-        block = _block_steps(rounds, reps, 1 + d)
+        block = block_steps(rounds, reps, 1 + d)
         for t in range(rounds):
             k = t % block
             if k == 0:
@@ -569,7 +564,7 @@ def run_bst14(objective: Any, data: Any, *, eps: float, delta: float, reps: int 
         W = np.repeat(w0v[None, :], reps, axis=0)
         rec(0, W)
         # the mini-batches and noise of a block of steps drawn at once (= step by step)
-        block = _block_steps(T, reps, m + d)
+        block = block_steps(T, reps, m + d)
         for t in range(1, T + 1):
             k = (t - 1) % block
             if k == 0:

@@ -76,7 +76,8 @@ from dptheory.symbolic.assumptions import (BoundedVariance, Lipschitz, PL, Smoot
 from simulations.algorithms.base import check_int as _int_param
 from simulations.algorithms.base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer,
                                          check_calibration, check_privacy, check_reps,
-                                         clip_factors, metrics_at, weighted_batch_sum)
+                                         block_steps, clip_factors, metrics_at,
+                                         weighted_batch_sum)
 
 PAPER = "zhang2021"
 UTILITY_THEOREM = "zhang2021.thm3.2"
@@ -237,7 +238,7 @@ def run_stages(objective: Any, data: Any, stages: list[Stage], *, pi: float, B: 
             O = 1 + np.minimum((streams.uniform(1)[:, 0] * st.T).astype(np.int64), st.T - 1)
             keep = W.copy()
         # subsets and noise of a block of steps drawn at once (equal to one step at a time)
-        block = max(1, min(st.T, (1 << 21) // (W.shape[0] * (B + d))))
+        block = block_steps(st.T, W.shape[0], B + d)
         for t in range(1, st.T + 1):
             k = (t - 1) % block
             if k == 0:
