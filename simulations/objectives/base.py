@@ -30,6 +30,7 @@ in the assumption's ``note``.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
@@ -79,9 +80,9 @@ class Dataset:
     def d(self) -> int:
         return int(self.X.shape[1])
 
-    @property
+    @functools.cached_property
     def max_norm(self) -> float:
-        """max_i ||x_i||."""
+        """max_i ||x_i|| (computed once: X is read-only; every assumptions() call reads it)."""
         return float(np.max(np.linalg.norm(self.X, axis=1)))
 
 
