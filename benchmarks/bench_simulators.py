@@ -334,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-scaling", action="store_true", help="skip the scaling exponents")
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
     a = ap.parse_args(argv)
-    rounds = a.rounds or (2 if a.quick else 5)
+    rounds = a.rounds if a.rounds is not None else (2 if a.quick else 5)
     if rounds < 1:
         print("bench_simulators: --rounds must be >= 1", file=sys.stderr)
         return 2
