@@ -105,7 +105,7 @@ class ReplicateStreams:
         """
         if not (1 <= size <= n):
             raise ValueError(f"subset size must be in [1, n={n}], got {size}")
-        K = 1 if steps is None else int(steps)
+        K = 1 if steps is None else check_int("steps", steps)
         if 4 * size > n:
             out = np.argsort(self.uniform(K * n).reshape(self.reps, K, n), axis=2)[:, :, :size]
         else:

@@ -44,6 +44,14 @@ def test_blocks_of_steps_equal_single_steps():
             np.testing.assert_array_equal(block[:, t], b.subsets(n, size))
 
 
+def test_subsets_validate():
+    s = ReplicateStreams(0, 2)
+    with pytest.raises(ValueError, match="subset size"):
+        s.subsets(5, 6)
+    with pytest.raises(ValueError, match="steps must be an integer >= 1"):
+        s.subsets(5, 2, steps=0)
+
+
 def test_subsets_are_uniform_and_without_replacement():
     n, size, draws = 12, 3, 6000
     s = ReplicateStreams(3, 1)
