@@ -48,6 +48,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 from scipy.special import expit  # noqa: E402
 
+from dptheory.privacy.samplers import symmetric_gaussian_matrix  # noqa: E402
+from dptheory.symbolic.assumptions import HessianLipschitz  # noqa: E402
 from simulations.algorithms import get as get_algorithm  # noqa: E402
 from simulations.algorithms.base import ReplicateStreams  # noqa: E402
 from simulations.algorithms.tran2022 import KeyedNormals, _FAM_ALG1, _node_keys  # noqa: E402
@@ -179,6 +181,34 @@ def ref_gd_output(X, y, mu, *, reps, T, eta, s_noise):
     return w[None, :] + s_noise * s.normal(d)
 
 
+def ref_dpgd(X, y, lam, *, reps, T, eta, sd, sdH, alpha, rho):
+    """wang2020's DP-GD baseline on log(1 + exp(-y <x, w>)) + lam sum_j w_j^2/(1 + w_j^2):
+    noisy gradient and noisy Hessian, stop (per replicate) when ||g~|| <= alpha and
+    lambda_min(H~) >= -sqrt(rho alpha), else a gradient step (no projection)."""
+    n, d = X.shape
+    s = ReplicateStreams(SEED, reps)
+    hgens = [g.spawn(1)[0] for g in s.aux]                  # the Hessian noise streams
+    W = np.zeros((reps, d))
+    stopped = np.zeros(reps, dtype=bool)
+    for _ in range(T):
+        z = sd * s.normal(d)
+        act = np.flatnonzero(~stopped)
+        for r in act:
+            w = W[r]
+            p = expit(-y * (X @ w))
+            q = 1.0 + w * w
+            g = (-y * p) @ X / n + 2 * lam * w / q ** 2 + z[r]
+            H = (X.T * (p * (1 - p))) @ X / n + np.diag(2 * lam * (1 - 3 * w * w) / q ** 3)
+            H = H + symmetric_gaussian_matrix(hgens[r], 1, d, sdH)[0]
+            if np.linalg.norm(g) <= alpha and np.linalg.eigvalsh(H)[0] >= -math.sqrt(rho * alpha):
+                stopped[r] = True
+            else:
+                W[r] = w - eta * g
+        if stopped.all():
+            break
+    return W
+
+
 # ---------------------------------------------------------------------------- the cases
 def cases(quick: bool) -> list[dict]:
     n, d, reps, B, T, Ty = (2000, 20, 8, 50, 200, 40) if quick else (10000, 100, 64, 100, 1000, 100)
@@ -250,6 +280,22 @@ def cases(quick: bool) -> list[dict]:
         dict(T=Tg, eta=1.0, noise_scale=0.05),
         lambda: ref_gd_output(X, y, mu, reps=reps, T=Tg, eta=1.0, s_noise=0.05), Tg,
         lr_metrics)
+    nw, dw, Tw = (2000, 5, 20) if quick else (10000, 20, 50)
+    wl = get_objective("logistic-nonconvex-reg", d=dw)
+    wl_data = wl.make_data(nw, 0)
+    rho = next(a.rho for a in wl.assumptions(wl_data) if isinstance(a, HessianLipschitz))
+    Xw, yw = wl_data.X, wl_data.y
+
+    def wl_metrics(W):
+        z = W @ Xw.T
+        q = 1.0 + W * W
+        F = np.logaddexp(0.0, -yw * z).mean(axis=1) + wl.lam * np.sum(W * W / q, axis=1)
+        g = (-yw * expit(-yw * z)) @ Xw / nw + 2 * wl.lam * W / q ** 2
+        return F, np.linalg.norm(g, axis=1)
+    add(f"wang2020 DP-GD (n={nw}, d={dw}, T={Tw})", "wang2020.dpgd", wl, wl_data,
+        dict(T=Tw, eta=0.5, sigma=0.01, sigma_H=0.01, alpha=0.05),
+        lambda: ref_dpgd(Xw, yw, wl.lam, reps=reps, T=Tw, eta=0.5, sd=0.01, sdH=0.01,
+                         alpha=0.05, rho=rho), Tw, wl_metrics)
     return out
 
 

@@ -21,7 +21,7 @@ def test_quick_run_agrees_with_the_reference_loops():
     out = _run("--quick", "--no-scaling", "--rounds", "1", "--json")
     assert out.returncode == 0, out.stderr
     results = json.loads(out.stdout)["results"]
-    assert len(results) == 8
+    assert len(results) == 9
     for r in results:
         assert r["max_abs_dw"] < 1e-12, r
         assert r["sim_alg_cpu_min"] > 0 and r["ref_cpu_min"] > 0

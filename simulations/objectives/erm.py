@@ -103,6 +103,10 @@ class LogisticRidge(_RidgeERM):
     def _dphi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
         return expit(self._s * y * z + self._c) * self._s * y
 
+    def _d2phi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        p = expit(self._s * y * z + self._c)
+        return p * (1.0 - p)
+
     def make_data(self, n: int, rng: Any = None) -> Dataset:
         return planted_logistic(check_n(n), self.d, as_rng(rng), w_norm=self.w_norm)[0]
 

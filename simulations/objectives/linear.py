@@ -25,6 +25,10 @@ class LinearModelObjective(Objective):
         """phi'(z) alone (gradients need no phi or phi''); override when cheaper."""
         return self._phi(z, y)[1]
 
+    def _d2phi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """phi''(z) alone (Hessians need no phi or phi'); override when cheaper."""
+        return self._phi(z, y)[2]
+
     def _reg_grad(self, W: np.ndarray) -> np.ndarray:
         """grad r (reps, d) alone; override when cheaper than ``_reg``."""
         if type(self)._reg is LinearModelObjective._reg:      # r = 0
@@ -68,12 +72,12 @@ class LinearModelObjective(Objective):
         return np.matmul(p1[:, None, :], Xb)[:, 0, :] / idx.shape[1] + self._reg_grad(W)
 
     def _hess(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        _, _, p2 = self._phi(rowwise_matmul(W, X.T), y)
+        p2 = self._d2phi(rowwise_matmul(W, X.T), y)
         outer = X[:, :, None] * X[:, None, :]
         return p2[:, :, None, None] * outer[None] + self._reg(W)[2][:, None, :, :]
 
     def _hess_F(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        _, _, p2 = self._phi(rowwise_matmul(W, X.T), y)
+        p2 = self._d2phi(rowwise_matmul(W, X.T), y)
         # one (d, n) x (n, d) product per replicate: the same BLAS call for every row
         H = np.stack([(X.T * p2[r]) @ X for r in range(W.shape[0])]) / X.shape[0]
         return H + self._reg(W)[2]

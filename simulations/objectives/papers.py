@@ -82,6 +82,13 @@ class LogisticNonconvexReg(LinearModelObjective):
         p = expit(m)
         return np.logaddexp(0.0, m), -y * p, p * (1.0 - p)
 
+    def _dphi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return -y * expit(-y * z)
+
+    def _d2phi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        p = expit(-y * z)
+        return p * (1.0 - p)
+
     def _reg(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         s = 1.0 + W * W
         lam = self.lam
