@@ -22,6 +22,8 @@ reported; they do not change the verdict.
 
 from __future__ import annotations
 
+import copy
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -29,6 +31,7 @@ import sympy as sp
 
 from dptheory.symbolic.asymptotics import (ExponentialGrowth, NotDerivable, Scaling, Term,
                                            exponent_along, leading_terms, polylog_symbols)
+from dptheory.symbolic.memo import simplify
 from dptheory.symbolic.regimes import max_le, max_lt, and_regimes
 from dptheory.symbolic.symbols import S
 from dptheory.symbolic.theorem import Theorem
@@ -104,13 +107,13 @@ def _named_constant_mismatch(derived: list[Term], stated: list[Term], sc: Scalin
     out = []
     for s in stated:
         for t in derived:
-            if any(sp.simplify(a - b) != 0 for a, b in zip(s.exps, t.exps)):
+            if any(simplify(a - b) != 0 for a, b in zip(s.exps, t.exps)):
                 continue
             ratio = sp.powsimp(t.coeff / s.coeff, force=True)
             for c in sorted(named, key=str):
                 e_t = _power_of(t.coeff, c)
                 e_s = _power_of(s.coeff, c)
-                if e_t is not None and e_s is not None and sp.simplify(e_t - e_s) != 0:
+                if e_t is not None and e_s is not None and simplify(e_t - e_s) != 0:
                     out.append(f"{c}: derived power {e_t}, stated power {e_s} "
                                f"(term {sp.sstr(s.monomial(sc.variables))}; ratio {ratio})")
     return out
@@ -133,6 +136,17 @@ def _power_of(expr: sp.Expr, c: sp.Symbol) -> sp.Expr | None:
 
 
 def derive(item: Theorem) -> Derivation:
+    """The derivation verdict of ``item`` (see the module docstring).
+
+    Computed once per item per process: a Theorem is immutable and hashes by identity, so a
+    repeated call (``verify`` derives each item for its check and again for the findings)
+    returns a copy of the first result.
+    """
+    return copy.copy(_derive_once(item))
+
+
+@functools.lru_cache(maxsize=None)
+def _derive_once(item: Theorem) -> Derivation:
     if item.bound is None or item.rate is None:
         missing = "explicit bound" if item.bound is None else "stated rate"
         return Derivation(item.id, "not-derivable", reason=f"no {missing}")
@@ -181,7 +195,7 @@ def derive(item: Theorem) -> Derivation:
         e_der = exponent_along(derived, sc, v)
         e_st = exponent_along(stated, sc, v)
         d.exponent_difference[str(v)] = {"derived": sp.sstr(e_der), "stated": sp.sstr(e_st),
-                                         "difference": sp.sstr(sp.simplify(e_der - e_st))}
+                                         "difference": sp.sstr(simplify(e_der - e_st))}
     return d
 
 
@@ -261,7 +275,7 @@ def compare(a: sp.Basic, b: sp.Basic, *, vary: sp.Symbol, growing: Mapping[sp.Sy
         else:
             regimes += finite_regimes
     return Comparison(names[0], names[1], str(vary), sp.sstr(ea), sp.sstr(eb),
-                      sp.sstr(sp.simplify(ea - eb)), crossover, regimes,
+                      sp.sstr(simplify(ea - eb)), crossover, regimes,
                       _fmt_terms(A, sc), _fmt_terms(B, sc))
 
 

@@ -14,6 +14,7 @@ import sympy as sp
 from sympy.core.relational import Relational
 
 from dptheory.symbolic import units as U
+from dptheory.symbolic.memo import simplify
 from dptheory.symbolic.symbols import registered
 
 
@@ -46,7 +47,7 @@ class _Inconsistent(Exception):
 
 
 def _same(a: sp.Expr, b: sp.Expr) -> bool:
-    return sp.simplify(a / b) == 1
+    return simplify(a / b) == 1
 
 
 def dimension(expr: sp.Basic, issues: list[str] | None = None,

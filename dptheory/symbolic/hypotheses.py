@@ -19,6 +19,7 @@ from typing import Any
 import sympy as sp
 
 from dptheory.symbolic.asymptotics import NotDerivable, leading_terms
+from dptheory.symbolic.memo import simplify
 from dptheory.symbolic.numeric import CompiledSettings
 from dptheory.symbolic.regimes import max_le
 from dptheory.symbolic.symbols import registered
@@ -122,7 +123,7 @@ def hypotheses_at_settings(item) -> list[HypothesisReport]:
         at = substitute(rel, explicit)
         simplified = at
         try:
-            simplified = sp.simplify(at)
+            simplified = simplify(at)
         except Exception:  # SymPy may fail on Piecewise/Sum; the sample decides then
             pass
         if simplified is sp.true or simplified is sp.false:

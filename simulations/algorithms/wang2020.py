@@ -277,7 +277,7 @@ def _trust_region_loop(objective: Any, data: Any, s: dict[str, Any], *, reps: in
             g = objective.grad_F(Wa, data)
             H = objective.hess_F(Wa, data)
         else:
-            g = objective.batch_grad(Wa, data, S_idx[act]).mean(axis=1)       # eq. (6)
+            g = objective.batch_grad_mean(Wa, data, S_idx[act])               # eq. (6)
             H = np.stack([objective.hess(w, data.X[idx], data.y[idx]).mean(axis=0)
                           for w, idx in zip(Wa, T_idx[act])])              # eq. (7)
         g_t = g + e[act]
@@ -318,13 +318,16 @@ def _finish(alg_id: str, objective: Any, data: Any, s: dict[str, Any], W: np.nda
             extra: dict[str, np.ndarray], privacy: dict, noise: dict, params: dict,
             grad_evals: float, timer: Timer, rec: Recorder, seed: int,
             first_replicate: int) -> RunResult:
-    metrics = metrics_at(objective, data, W, second_order=True, alpha=s["alpha"], rho=s["rho"])
-    # where the constants are certified on a ball only: is the output inside it?
-    metrics["in_domain"] = np.atleast_1d(objective.in_domain(W)).astype(float)
+    with Timer() as metric_timer:
+        metrics = metrics_at(objective, data, W, second_order=True, alpha=s["alpha"],
+                             rho=s["rho"])
+        # where the constants are certified on a ball only: is the output inside it?
+        metrics["in_domain"] = np.atleast_1d(objective.in_domain(W)).astype(float)
     metrics.update(extra)
     return RunResult(algorithm=alg_id, w=W, metrics=metrics, privacy=privacy, noise=noise,
                      params=params, grad_evals=grad_evals, wall_time=timer.elapsed,
-                     trajectory=rec.result(), seed=seed, first_replicate=first_replicate)
+                     trajectory=rec.result(), seed=seed, first_replicate=first_replicate,
+                     metric_time=metric_timer.elapsed, cpu_time=timer.cpu)
 
 
 def _base_params(s: dict[str, Any], calibration: str, T: int, T_set: float, r: float,

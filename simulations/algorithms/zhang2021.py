@@ -71,13 +71,13 @@ import sympy as sp
 
 from bounds import zhang2021 as _cat
 from dptheory.privacy import get_epsilon, get_noise_multiplier
-from dptheory.privacy.samplers import clip_per_sample
 from dptheory.symbolic.assumptions import (BoundedVariance, Lipschitz, PL, Smooth,
                                            WeaklyQuasiConvex)
 from simulations.algorithms.base import check_int as _int_param
 from simulations.algorithms.base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer,
                                          check_calibration, check_privacy, check_reps,
-                                         metrics_at)
+                                         block_steps, clip_factors, metrics_at,
+                                         weighted_batch_sum)
 
 PAPER = "zhang2021"
 UTILITY_THEOREM = "zhang2021.thm3.2"
@@ -237,14 +237,22 @@ def run_stages(objective: Any, data: Any, stages: list[Stage], *, pi: float, B: 
             # index of w_O drawn up front; keep the iterate when reached (O(reps d) memory)
             O = 1 + np.minimum((streams.uniform(1)[:, 0] * st.T).astype(np.int64), st.T - 1)
             keep = W.copy()
+        # subsets and noise of a block of steps drawn at once (equal to one step at a time)
+        block = block_steps(st.T, W.shape[0], B + d)
         for t in range(1, st.T + 1):
-            idx = streams.subsets(n, B)
-            g = objective.batch_grad(W, data, idx)
-            if clip is not None:
-                g = clip_per_sample(g, clip)
-            gbar = g.mean(axis=1)
-            if pi > 0:
-                gbar += pi * streams.normal(d)
+            k = (t - 1) % block
+            if k == 0:
+                K = min(block, st.T - t + 1)
+                idx_blk = streams.subsets(n, B, steps=K)
+                xi_blk = streams.normal(K, d) if pi > 0 else None
+            idx = idx_blk[:, k]
+            if clip is None:
+                gbar = objective.batch_grad_mean(W, data, idx)
+            else:
+                g = objective.batch_grad(W, data, idx)
+                gbar = weighted_batch_sum(g, clip_factors(g, clip)) / B
+            if xi_blk is not None:
+                gbar += pi * xi_blk[:, k]
             rho_t = st.varrho if t <= st.t_mon else 0.0
             W_new = W - st.eta(t) * gbar
             if rho_t:
@@ -350,11 +358,13 @@ def _check_clip_pi(clip: Any, pi: Any) -> tuple[float | None, float | None]:
 def _finish(alg_id: str, objective: Any, data: Any, W: np.ndarray, left: np.ndarray,
             privacy: dict, noise: dict, params: dict, steps: int, B: int, timer: Timer,
             recorder: Recorder, seed: int, first_replicate: int) -> RunResult:
-    metrics = metrics_at(objective, data, W)
+    with Timer() as metric_timer:
+        metrics = metrics_at(objective, data, W)
     metrics["left_domain"] = left.astype(float)
     return RunResult(algorithm=alg_id, w=W, metrics=metrics, privacy=privacy, noise=noise,
                      params=params, grad_evals=float(B * steps), wall_time=timer.elapsed,
-                     trajectory=recorder.result(), seed=seed, first_replicate=first_replicate)
+                     trajectory=recorder.result(), seed=seed, first_replicate=first_replicate,
+                     metric_time=metric_timer.elapsed, cpu_time=timer.cpu)
 
 
 # ------------------------------------------------------------------ Algorithm 1 (+ DPageS)

@@ -17,7 +17,7 @@ from dptheory.symbolic.assumptions import (PL, AffineDeviation, Assumption, Boun
                                            Lipschitz, Smooth, StronglyConvex, TwiceDifferentiable)
 
 from .base import (Dataset, Minimum, Objective, as_rng, ball_note, check_n, check_positive,
-                   round_up)
+                   round_up, rowwise_matmul)
 from .data import uniform_ball
 
 CUBIC_CRIT = 2.0 / (3.0 * np.sqrt(3.0))   # t^3 - t + c = 0 has three real roots iff |c| < this
@@ -28,7 +28,21 @@ class _TiltedSeparable(Objective):
         raise NotImplementedError
 
     def _loss(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        return self._psi(W)[0].sum(axis=1)[:, None] + W @ X.T
+        return self._psi(W)[0].sum(axis=1)[:, None] + rowwise_matmul(W, X.T)
+
+    def _x_bar(self, data: Dataset) -> np.ndarray:
+        return self._memo("x_bar", data, lambda: data.X.mean(axis=0))
+
+    def _F(self, W: np.ndarray, data: Dataset) -> np.ndarray:
+        # F(w) = sum_j psi_j(w_j) + <x_bar, w>
+        return self._psi(W)[0].sum(axis=1) + np.einsum("rd,d->r", W, self._x_bar(data))
+
+    def _grad_F(self, W: np.ndarray, data: Dataset) -> np.ndarray:
+        return self._psi(W)[1] + self._x_bar(data)
+
+    def _batch_grad_mean(self, W: np.ndarray, X: np.ndarray, y: np.ndarray,
+                         idx: np.ndarray) -> np.ndarray:
+        return self._psi(W)[1] + X[idx].mean(axis=1)
 
     def _grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         return self._psi(W)[1][:, None, :] + X[None, :, :]
