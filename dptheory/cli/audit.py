@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import math
-import sys
 from typing import Any
 
-from dptheory.cli import _jsonable, add_command
+from dptheory.cli import add_command, emit, render_json
 
 
 def register(sub: Any) -> None:
@@ -139,8 +137,7 @@ def cmd_audit(args: argparse.Namespace) -> tuple[Any, str]:
                                                       if r["bug"] != "control"), "ok": ok}
         text = _text_selftest(rows, ok)
         if not ok:
-            print(json.dumps(data, indent=2, default=_jsonable) if args.json else text)
-            sys.stdout.flush()
+            emit(render_json(data) if args.json else text)
             raise SystemExit(1)
         return data, text
     if not args.algorithm:
