@@ -19,6 +19,7 @@ import importlib
 import os
 import sys
 import traceback
+import warnings
 from typing import Any, Callable, Sequence
 
 from dptheory.cli.jsonout import dumps_strict
@@ -81,8 +82,12 @@ def render_json(data: Any) -> str:
 def emit(text: str) -> None:
     """Write ``text`` and a newline to stdout and flush, so a closed pipe or a full disk
     raises here (inside the error boundary) and not at interpreter exit."""
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except OSError:
+        _silence_stdout()
+        raise
 
 
 def _silence_stdout() -> None:
@@ -111,16 +116,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     debug = bool(getattr(args, "debug", False))
     try:
-        data, text = args.handler(args)
+        with warnings.catch_warnings(record=not debug) as caught:
+            if not debug:
+                warnings.simplefilter("always")
+            data, text = args.handler(args)
         emit(render_json(data) if args.json else text)
+        if caught:
+            # numeric warnings (overflow, invalid values) would spill many lines on stderr;
+            # the output already shows what became of them (inf, nan, null)
+            kinds = sorted({w.category.__name__ for w in caught})
+            _say(f"dptheory {args.command}: warning: {len(caught)} warnings "
+                 f"({', '.join(kinds)}) during the computation; --debug shows them")
     except KeyboardInterrupt:
         _say(f"dptheory {args.command}: interrupted")
         return 130
     except SystemExit:
         raise
     except BaseException as exc:  # noqa: BLE001 - the one error boundary
-        if isinstance(exc, OSError):
-            _silence_stdout()
         if debug:
             traceback.print_exc()
         line = describe_failure(exc, argv)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import math
 from typing import Any
 
 import sympy as sp
@@ -151,8 +152,8 @@ def parse_set(pairs: list[str]) -> dict[sp.Symbol, float]:
             num = float(value)
         except ValueError:
             raise UsageError(f"--set: value of {name} must be a number, got {value!r}") from None
-        if not num > 0:
-            raise UsageError(f"--set: {name} must be > 0, got {value}")
+        if not (math.isfinite(num) and num > 0):
+            raise UsageError(f"--set: {name} must be > 0 and finite, got {value}")
         if sym.is_integer and num != int(num):
             raise UsageError(f"--set: {name} must be an integer, got {value}")
         out[sym] = num

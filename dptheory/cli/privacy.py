@@ -60,6 +60,11 @@ def _account(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 
 
 def _calibrate(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    if args.epochs is not None:
+        steps = args.epochs / args.sample_rate if args.sample_rate > 0 else math.inf
+        if not (math.isfinite(args.epochs) and args.epochs > 0 and steps < 2 ** 53):
+            raise UsageError(f"--epochs must be > 0 and give fewer than 2^53 steps at "
+                             f"--sample-rate {args.sample_rate:g}, got {args.epochs:g}")
     what = (f"--target-epsilon {args.target_epsilon:g} with --target-delta "
             f"{args.target_delta:g} and --sample-rate {args.sample_rate:g}")
     sigma = _accountant(lambda: get_noise_multiplier(

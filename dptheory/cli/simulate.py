@@ -67,8 +67,16 @@ def cmd_run(args: argparse.Namespace) -> tuple[Any, str]:
     obj = family if args.d is None else registry.objective(args.objective, d=args.d)
     data = obj.make_data(args.n, args.data_seed)
     with step_limit(args.max_steps):
-        result = alg(obj, data, eps=args.eps, delta=args.delta, reps=args.reps, seed=args.seed,
-                     calibration=args.calibration)
+        try:
+            result = alg(obj, data, eps=args.eps, delta=args.delta, reps=args.reps,
+                         seed=args.seed, calibration=args.calibration)
+        except ValueError as exc:
+            if "sigma" not in str(exc) and "too small" not in str(exc):
+                raise
+            # a noise parameter derived from --eps/--delta, not one the user gave
+            raise UsageError(f"--eps {args.eps:g} with --delta {args.delta:g}: the noise "
+                             f"calibration or the privacy accounting cannot evaluate this "
+                             f"({exc}); use a smaller --eps") from None
     summary = result.summary()
     summary.update({"objective": obj.name, "n": args.n, "d": obj.d})
     lines = [f"{alg.id} on {obj.name} (n={args.n}, d={obj.d}), eps={args.eps}, "
