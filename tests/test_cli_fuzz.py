@@ -34,7 +34,8 @@ OUTCOMES: dict[str, Counter] = defaultdict(Counter)
 FLOAT_EDGES = ["0", "-0", "-1", "1e308", "-1e308", "1.7976931348623157e308", "5e-324", "1e-300",
                "4e6", "4e-6", "1e6", "nan", "inf", "-inf", "1e9", "0.5", "1", "2"]
 INT_EDGES = ["0", "-1", "1", "2", str(2 ** 63), str(-(2 ** 63)), "10", "100000000", "1e3", "x"]
-BAD_PATHS = ["", "/nonexistent/dir/file.png", "/dev/null", "/dev/full", "/proc/x.png",
+# absolute paths only where nothing can be created (verify --out makes directories)
+BAD_PATHS = ["", "/dev/null/x.png", "/dev/null", "/dev/full", "/proc/x.png",
              ".", "dir-that-is-missing/x.sqlite", "ünïcødé/π.png", "a\x00b"]
 
 # plausible values half of the time, so that commands get past parsing and validation
