@@ -99,8 +99,6 @@ def describe_failure(exc: BaseException, argv: Sequence[str] = ()) -> str | None
     if isinstance(exc, MemoryError):
         return ("out of memory: the request needs more memory than this machine has; "
                 "use smaller sizes (n, d, --reps, --orders)")
-    if isinstance(exc, RecursionError):
-        return None
     if isinstance(exc, ArithmeticError):
         suspects = extreme_options(argv)
         cause = f" with {', '.join(suspects)}" if suspects else ""

@@ -277,7 +277,7 @@ def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
         from dptheory.store import Store
         from dptheory.verify.verdict import Finding
         seen = {(d["id"], d["check"]) for d in data}
-        with Store(args.store) as store:
+        with Store(args.store, read_only=True) as store:   # only reads: a read-only file is fine
             for row in store.findings():
                 key = (row["id"], row["check"])
                 if key in seen or (args.only and row["id"] not in args.only
