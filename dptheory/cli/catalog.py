@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import math
 from typing import Any
 
 import sympy as sp
@@ -157,8 +158,8 @@ def parse_set(pairs: list[str]) -> dict[sp.Symbol, float]:
             num = float(value)
         except ValueError:
             raise UsageError(f"--set: value of {name} must be a number, got {value!r}") from None
-        if not num > 0:
-            raise UsageError(f"--set: {name} must be > 0, got {value}")
+        if not (math.isfinite(num) and num > 0):
+            raise UsageError(f"--set: {name} must be > 0 and finite, got {value}")
         if sym.is_integer and num != int(num):
             raise UsageError(f"--set: {name} must be an integer, got {value}")
         out[sym] = num
@@ -289,7 +290,7 @@ def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
         from dptheory.store import Store
         seen = {(f.id, f.check) for f in raw} | {(a.split(":", 1)[0], a) for f in raw
                                                    for a in f.also}
-        with Store(args.store) as store:
+        with Store(args.store, read_only=True) as store:   # only reads: a read-only file is fine
             for row in store.findings():
                 key = (row["id"], row["check"])
                 if key in seen or (args.only and row["id"] not in args.only

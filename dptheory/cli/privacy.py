@@ -7,7 +7,10 @@ import math
 from typing import Any
 
 
+from dptheory.budget import (DEFAULT_MAX_MEMORY_GB, MEMORY_ENV, accountant_memory, check_memory,
+                             max_memory_bytes)
 from dptheory.cli import add_command
+from dptheory.errors import UsageError
 from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS, get_epsilon_and_order, get_noise_multiplier
 from dptheory.privacy.composition import (advanced_composition_dwork_roth, amplify_tight,
                                           amplify_wang2020, amplify_zhang2017,
@@ -20,14 +23,30 @@ from dptheory.privacy.rdp import DEFAULT_ORDERS
 __all__ = ["register", "compute_routes"]
 
 
+def _accountant(call: Any, options: str) -> Any:
+    """``call()``, with the accountant's numeric failures turned into one usage line."""
+    try:
+        return call()
+    except ArithmeticError as exc:
+        raise UsageError(f"the accountant cannot evaluate {options} ({exc}); use values "
+                         "in a moderate range") from None
+
+
 def _account(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     q = 1.0 if args.sample_rate is None else args.sample_rate
     orders = args.orders
     if orders is None:
         orders = DEFAULT_ORDERS if args.sampling == "poisson" else FIXED_SIZE_ORDERS
-    eps, order = get_epsilon_and_order(
+    else:
+        bad = [a for a in orders if not (math.isfinite(a) and a > 1)]
+        if bad:
+            raise ValueError(f"--orders must be finite numbers > 1, got {bad[0]:g}")
+        check_memory(accountant_memory(orders, args.sampling), max_memory_bytes(args.max_memory),
+                     f"RDP accounting at order {max(orders):g}", "use smaller --orders")
+    eps, order = _accountant(lambda: get_epsilon_and_order(
         noise_multiplier=args.noise_multiplier, target_delta=args.delta, sample_rate=q,
-        steps=args.steps, sampling=args.sampling, conversion=args.conversion, orders=orders)
+        steps=args.steps, sampling=args.sampling, conversion=args.conversion, orders=orders),
+        f"--noise-multiplier {args.noise_multiplier:g} with --sample-rate {q:g}")
     data = {"epsilon": eps, "delta": args.delta, "order": order,
             "noise_multiplier": args.noise_multiplier, "sample_rate": q, "steps": args.steps,
             "sampling": args.sampling if q < 1 else "none", "conversion": args.conversion}
@@ -41,14 +60,21 @@ def _account(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 
 
 def _calibrate(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
-    sigma = get_noise_multiplier(target_epsilon=args.target_epsilon, target_delta=args.target_delta,
-                                 sample_rate=args.sample_rate, steps=args.steps,
-                                 epochs=args.epochs, sampling=args.sampling,
-                                 conversion=args.conversion)
-    eps, order = get_epsilon_and_order(noise_multiplier=sigma, target_delta=args.target_delta,
-                                       sample_rate=args.sample_rate, steps=args.steps,
-                                       epochs=args.epochs, sampling=args.sampling,
-                                       conversion=args.conversion)
+    if args.epochs is not None:
+        steps = args.epochs / args.sample_rate if args.sample_rate > 0 else math.inf
+        if not (math.isfinite(args.epochs) and args.epochs > 0 and steps < 2 ** 53):
+            raise UsageError(f"--epochs must be > 0 and give fewer than 2^53 steps at "
+                             f"--sample-rate {args.sample_rate:g}, got {args.epochs:g}")
+    what = (f"--target-epsilon {args.target_epsilon:g} with --target-delta "
+            f"{args.target_delta:g} and --sample-rate {args.sample_rate:g}")
+    sigma = _accountant(lambda: get_noise_multiplier(
+        target_epsilon=args.target_epsilon, target_delta=args.target_delta,
+        sample_rate=args.sample_rate, steps=args.steps, epochs=args.epochs,
+        sampling=args.sampling, conversion=args.conversion), what)
+    eps, order = _accountant(lambda: get_epsilon_and_order(
+        noise_multiplier=sigma, target_delta=args.target_delta, sample_rate=args.sample_rate,
+        steps=args.steps, epochs=args.epochs, sampling=args.sampling,
+        conversion=args.conversion), what)
     data = {"noise_multiplier": sigma, "epsilon": eps, "order": order,
             "target_epsilon": args.target_epsilon, "target_delta": args.target_delta,
             "sample_rate": args.sample_rate, "steps": args.steps, "epochs": args.epochs,
@@ -124,7 +150,10 @@ def compute_routes(noise_multiplier: float, sample_rate: float, steps: int,
 
 
 def _routes(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
-    rows = compute_routes(args.noise_multiplier, args.sample_rate, args.steps, args.delta)
+    rows = _accountant(lambda: compute_routes(args.noise_multiplier, args.sample_rate,
+                                              args.steps, args.delta),
+                       f"--noise-multiplier {args.noise_multiplier:g} with --sample-rate "
+                       f"{args.sample_rate:g}")
     w = max(len(r["route"]) for r in rows)
     lines = [f"{'route':<{w}}  {'epsilon':>12}  {'delta':>10}  note"]
     for r in rows:
@@ -143,6 +172,9 @@ def register(sub: Any) -> None:
     p.add_argument("--delta", type=float, required=True)
     p.add_argument("--sampling", choices=("poisson", "fixed-size"), default="poisson")
     p.add_argument("--orders", type=float, nargs="+", default=None)
+    p.add_argument("--max-memory", type=float, default=None, metavar="GB",
+                   help=f"refuse --orders estimated to need more memory, in GiB (default "
+                        f"${MEMORY_ENV} or {DEFAULT_MAX_MEMORY_GB:g})")
     p.add_argument("--conversion", choices=("improved", "mironov"), default="improved")
 
     p = add_command(sub, "calibrate", _calibrate,

@@ -35,6 +35,7 @@ from dptheory.privacy import DEFAULT_ORDERS, eps_from_rdp, get_noise_multiplier
 from dptheory.privacy.tree import OnlineTreeAggregator, compose
 from dptheory.symbolic.assumptions import BoundedGradient, BoundedLoss, Lipschitz, Smooth
 from dptheory.symbolic.numeric import resolve_settings
+from dptheory.budget import check_steps
 from dptheory.symbolic.symbols import S
 
 from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_calibration,
@@ -171,6 +172,7 @@ def _settings(item: Any, N: int, d: int, eps: float, delta: float, T: int | None
     if T is None:
         T_real = resolve_settings(item.settings, dict(base))[S.T]
         T = max(2, int(math.floor(T_real)))     # floor keeps alpha >= 1/N at the settings
+    check_steps(int(T))
     vals = resolve_settings(item.settings, {**base, S.T: float(T)})
     return {"T": int(T), "eta": vals[S.eta_n], "alpha": vals[S.alpha_m], "sigma": vals[S.sigma],
             **({"gamma": vals[catalog.gamma]} if catalog.gamma in vals else {})}

@@ -64,6 +64,7 @@ from typing import Any
 import numpy as np
 
 from bounds import wang2020 as catalog
+from dptheory.budget import check_steps
 from dptheory.privacy import (DEFAULT_ORDERS, eps_from_rdp_improved, rdp_fixed_size_gaussian,
                               zcdp_to_dp)
 from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS, smallest_noise
@@ -147,7 +148,7 @@ def _symbols(s: dict[str, Any], **extra: float) -> dict:
 def _T_and_r(s: dict[str, Any], item: str, T: Any, r: Any) -> tuple[int, float, float]:
     """Theorem 2/4 settings from the catalog: T = ceil(6 sqrt(rho) Delta/alpha^1.5), r."""
     T_set = _cat(item, "T", _symbols(s)) if s["Delta"] > 0 else 0.0
-    T = max(1, math.ceil(T_set - 1e-9)) if T is None else _count("T", T)
+    T = check_steps(max(1, math.ceil(T_set - 1e-9)) if T is None else _count("T", T))
     r = _cat(item, "r", _symbols(s)) if r is None else _positive("r", r)
     return T, r, T_set
 
@@ -528,7 +529,7 @@ def run_dpgd(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     s = _setup(DPGD, objective, data, eps, delta, reps, calibration, alpha, w0, Delta)
     T_given = T is not None or Delta is not None
     T_set = 2 * s["M"] * max(s["Delta"], 0.0) / s["alpha"] ** 2
-    T = max(1, math.ceil(T_set - 1e-9)) if T is None else _count("T", T)
+    T = check_steps(max(1, math.ceil(T_set - 1e-9)) if T is None else _count("T", T))
     eta = 1.0 / s["M"] if eta is None else _positive("eta", eta)
     if radius is None:
         radius = objective.domain_radius if objective.domain_radius is not None else math.inf

@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 
 from bounds import yang2022 as Y
+from dptheory.budget import check_steps
 from dptheory.privacy import get_epsilon, get_noise_multiplier
 from dptheory.symbolic.assumptions import AffineDeviation, GeneralizedSmooth
 
@@ -156,6 +157,7 @@ def _run(kind: str, objective: Any, data: Any, *, eps: float, delta: float, reps
         q = B / N
         # smallest T with eps < c1 B^2 T/N^2 (N*N/(B*B) first: exact for B | N)
         T = (math.floor(eps * N * N / (c1 * B * B)) + 1) if T is None else _int_param("T", T, 1)
+        check_steps(T)
         W0 = np.zeros(d) if w0 is None else np.asarray(w0, dtype=np.float64)
         if W0.shape != (d,) or not np.all(np.isfinite(W0)):
             raise ValueError(f"w0 must be a finite vector of shape ({d},), got shape {W0.shape}")

@@ -35,6 +35,7 @@ import numpy as np
 from scipy import optimize
 
 import bounds.zhang2017 as catalog
+from dptheory.budget import check_steps
 from dptheory.privacy import (advanced_composition_dwork_roth, amplify_zhang2017,
                               analytic_gaussian_sigma, classic_gaussian_sigma, gaussian_delta,
                               gaussian_epsilon, get_epsilon, get_noise_multiplier)
@@ -217,7 +218,7 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         eta_set = _catalog(it, "eta_thm3", vals)
         T_set = _ceil_T(_catalog(it, f"T_thm3_{branch}", vals))
         theorem = "zhang2017.thm3"
-    T = T_set if T is None else _pos_int("T", T)
+    T = check_steps(T_set if T is None else _pos_int("T", T))
     eta = eta_set if eta is None else _pos_float("eta", eta)
     if Delta is None:
         if setting == "strongly-convex":
@@ -369,7 +370,7 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     n, d = data.n, data.d
     L = _const(objective, data, Lipschitz, "G")
     beta = _const(objective, data, Smooth, "beta")
-    K = n * n if rounds is None else _pos_int("rounds", rounds)
+    K = check_steps(n * n if rounds is None else _pos_int("rounds", rounds), "K")
     vals = {"n": n, "d": d, "eps": eps, "delta": delta, "G": L, "beta": beta}
     s_paper = math.sqrt(_catalog("zhang2017.alg2", "s2_rr", vals))
     if calibration == "paper":
@@ -535,7 +536,7 @@ def run_bst14(objective: Any, data: Any, *, eps: float, delta: float, reps: int 
     if m > n:
         raise ValueError(f"m must be <= n = {n}, got {m}")
     q = m / n
-    T = int(math.ceil(n * n / m)) if T is None else _pos_int("T", T)
+    T = check_steps(int(math.ceil(n * n / m)) if T is None else _pos_int("T", T))
     L = _const(objective, data, Lipschitz, "G")
     if radius is None:
         if objective.domain_radius is None:

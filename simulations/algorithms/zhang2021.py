@@ -70,6 +70,7 @@ import numpy as np
 import sympy as sp
 
 from bounds import zhang2021 as _cat
+from dptheory.budget import check_steps
 from dptheory.privacy import get_epsilon, get_noise_multiplier
 from dptheory.symbolic.assumptions import (BoundedVariance, Lipschitz, PL, Smooth,
                                            WeaklyQuasiConvex)
@@ -402,7 +403,7 @@ def _run_stagewise(alg_id: str, objective: Any, data: Any, *, eps: Any, delta: A
         tMon0 = _int_param("tMon0", tMon0, 0, T0)
         c = constants(objective, data)
         L = clip if clip is not None else c["L"]
-        steps = 2 * T0 * (2 ** K - 1)          # sum_k T^k (catalog alg1 total_iters)
+        steps = check_steps(2 * T0 * (2 ** K - 1))          # sum_k T^k (catalog alg1 total_iters)
         params: dict[str, Any] = {"eta0": eta0, "T0": T0, "tMon0": tMon0, "K": K, "B": B,
                                   "varrho": varrho, "c4": c4, "clip": clip, "L": L,
                                   "total_steps": steps, "calibration": calibration,
@@ -538,7 +539,7 @@ def _run_single(alg_id: str, objective: Any, data: Any, *, eps: Any, delta: Any,
             # stage k = 1 of DPageEM at Thm 3.2's settings: eta^1 = eta0/2, T^1 = 2 T0
             dflt = theorem_defaults(objective, data, eps=eps, delta=delta, varrho=varrho)
         eta = _real_param("eta", dflt["eta0"] / 2 if eta is None else eta)
-        T = _int_param("T", 2 * dflt["T0"] if T is None else T, 1)
+        T = check_steps(_int_param("T", 2 * dflt["T0"] if T is None else T, 1))
         B = _int_param("B", dflt["B"] if B is None else B, 1, n)
         if tmon_rule == "all":
             if tMon not in (None, T):

@@ -7,8 +7,9 @@ phases:
 1. **Hypothesis**: ``max_examples`` neighbours drawn by a Hypothesis strategy (index, feature
    vector in the ball ||x'|| <= X(S) = max_i ||x_i||, label from S's label set or range,
    and, for per-step sensitivities, the query point w in the family's domain ball), run with
-   ``settings(derandomize=True, database=None)`` and ``@seed`` derived from the cell, so a
-   cell is deterministic.
+   :func:`dptheory.derandom.search_settings` and ``@seed`` derived from the cell, so a cell
+   gives the same examples in every process and install (no example database, no
+   constants mined from imported modules).
 2. **Adversarial**: ``scipy.optimize.minimize(method="Powell")`` over the replaced record's
    features (and w), radially mapped into the same balls, from the best Hypothesis examples.
 
@@ -194,14 +195,14 @@ class NeighbourSpace:
 
 def _hypothesis_examples(space: NeighbourSpace, max_examples: int, seed: int) -> list[dict]:
     """Up to ``max_examples`` examples of ``space.strategy()``, deterministic given ``seed``."""
-    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import Phase, given
     from hypothesis import seed as hseed
+
+    from dptheory.derandom import search_settings
     out: list[dict] = []
 
     @hseed(seed)
-    @settings(derandomize=True, database=None, max_examples=max_examples, deadline=None,
-              phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck),
-              print_blob=False)
+    @search_settings(max_examples=max_examples, phases=[Phase.explicit, Phase.generate])
     @given(space.strategy())
     def collect(ex: dict) -> None:
         out.append({"i": int(ex["i"]), "x": np.asarray(ex["x"], float), "y": float(ex["y"]),
