@@ -110,25 +110,35 @@ class PLNonconvex(LinearModelObjective):
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
         data = self._check_data(data)
-        s_min, _ = self._structure(data)
-        mu_h, theta_h = pl_h_constants()
         norms = np.linalg.norm(data.X, axis=1)
         a_max = float(norms.max())
         U = norms * self.R + np.abs(data.y)
-        G = float(np.max(norms * np.minimum(8 * U, 2 * U + 3)))
-        B = float(np.max(np.minimum(4 * U ** 2, U ** 2 + 3)))
+        G, B = self._ball_bounds(norms, U)
         note, c = ball_note(self.R), self.scale
         return (
-            PL(round_down(c * mu_h * s_min ** 2 / data.n, 6), scope="empirical",
-               note="min F = 0; mu = mu_h sigma_min(A)^2/n"),
-            WeaklyQuasiConvex(round_down(theta_h, 6), scope="empirical",
-                              note="w.r.t. any w* with X w* = y"),
+            *self._pl_wqc(data),
             Smooth(round_up(c * 8 * a_max ** 2, 6)),
             HessianLipschitz(round_up(c * 12 * a_max ** 3, 6)),
             Lipschitz(round_up(c * G, 6), note=note),
             BoundedLoss(round_up(c * B, 6), note=note),
             TwiceDifferentiable(),
         )
+
+    def _pl_wqc(self, data: Dataset) -> tuple[Assumption, Assumption]:
+        """PL and one-point weak quasi-convexity of the wide design (see the module doc)."""
+        s_min, _ = self._structure(data)
+        mu_h, theta_h = pl_h_constants()
+        return (PL(round_down(self.scale * mu_h * s_min ** 2 / data.n, 6), scope="empirical",
+                   note="min F = 0; mu = mu_h sigma_min(A)^2/n"),
+                WeaklyQuasiConvex(round_down(theta_h, 6), scope="empirical",
+                                  note="w.r.t. any w* with X w* = y"))
+
+    @staticmethod
+    def _ball_bounds(norms: np.ndarray, U: np.ndarray) -> tuple[float, float]:
+        """(G, |f| bound) on the ball, before scaling: |h'(u)| <= min(8|u|, 2|u| + 3) and
+        h(u) <= min(4u^2, u^2 + 3), both increasing in |u| <= U."""
+        return (float(np.max(norms * np.minimum(8 * U, 2 * U + 3))),
+                float(np.max(np.minimum(4 * U ** 2, U ** 2 + 3))))
 
     def minimum(self, data: Dataset) -> Minimum:
         data = self._check_data(data)
@@ -214,31 +224,21 @@ class PLNonconvexTall(PLNonconvex):
             raise ValueError("y must be realizable (y = X w* for some w*)")
         return lam, w_star
 
-    def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
-        data = self._check_data(data)
+    def _pl_wqc(self, data: Dataset) -> tuple[Assumption, Assumption]:
         lam, _ = self._lambda(data)
-        mu_h, theta_h = pl_h_constants()
-        norms = np.linalg.norm(data.X, axis=1)
-        a_max = float(norms.max())
-        U = norms * self.R + np.abs(data.y)
-        G = float(np.max(norms * _max_abs_hprime(U)))
-        # h is even and increasing on u > 0 (h' = 2u + 3 sin 2u > 0 there), so
-        # max_{|u| <= U} h = h(U)
-        B = float(np.max(h(U)))
-        note, c = ball_note(self.R), self.scale
-        # eigvalsh is backward stable: lambda is accurate to ~1e-15 relative; round_down
-        # to 6 significant digits keeps it a lower bound
-        return (
-            PL(round_down(c * theta_h ** 2 * lam / 2, 6), scope="empirical",
-               note="min F = 0; mu = theta_h^2 lambda_min(A^T A)/(2n)"),
-            WeaklyQuasiConvex(round_down(theta_h, 6), scope="empirical",
-                              note="w.r.t. the minimiser w* (X w* = y)"),
-            Smooth(round_up(c * 8 * a_max ** 2, 6)),
-            HessianLipschitz(round_up(c * 12 * a_max ** 3, 6)),
-            Lipschitz(round_up(c * G, 6), note=note),
-            BoundedLoss(round_up(c * B, 6), note=note),
-            TwiceDifferentiable(),
-        )
+        _, theta_h = pl_h_constants()
+        # eigvalsh is backward stable: lambda is accurate to ~1e-15 relative; round_down to
+        # 6 significant digits keeps it a lower bound
+        return (PL(round_down(self.scale * theta_h ** 2 * lam / 2, 6), scope="empirical",
+                   note="min F = 0; mu = theta_h^2 lambda_min(A^T A)/(2n)"),
+                WeaklyQuasiConvex(round_down(theta_h, 6), scope="empirical",
+                                  note="w.r.t. the minimiser w* (X w* = y)"))
+
+    @staticmethod
+    def _ball_bounds(norms: np.ndarray, U: np.ndarray) -> tuple[float, float]:
+        """(G, |f| bound) on the ball, before scaling: the certified max of |h'| on [-U, U]
+        and, h being even and increasing on u > 0, h(U)."""
+        return float(np.max(norms * _max_abs_hprime(U))), float(np.max(h(U)))
 
     def minimum(self, data: Dataset) -> Minimum:
         data = self._check_data(data)
