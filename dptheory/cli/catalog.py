@@ -13,7 +13,7 @@ import sympy as sp
 from dptheory import registry
 from dptheory.cli import add_command
 from dptheory.errors import UsageError
-from dptheory.symbolic.derive import compare, derive
+from dptheory.symbolic.derive import derive
 from dptheory.symbolic.theorem import KINDS
 
 
@@ -144,16 +144,13 @@ def cmd_derive(args: argparse.Namespace) -> tuple[Any, str]:
 
 # -- compare -----------------------------------------------------------------------------
 def parse_set(pairs: list[str]) -> dict[sp.Symbol, float]:
-    from dptheory.symbolic.symbols import lookup
+    from dptheory.catalog import resolve_symbol
     out = {}
     for pair in pairs:
         if "=" not in pair:
             raise UsageError(f"--set expects NAME=VALUE, got {pair!r}")
         name, value = pair.split("=", 1)
-        try:
-            sym = lookup(name.strip())
-        except ValueError:
-            raise UsageError(f"--set: unknown symbol {name!r}") from None
+        sym = resolve_symbol(name.strip(), option="--set")
         try:
             num = float(value)
         except ValueError:
@@ -167,54 +164,21 @@ def parse_set(pairs: list[str]) -> dict[sp.Symbol, float]:
 
 
 def cmd_compare(args: argparse.Namespace) -> tuple[Any, str]:
-    from dptheory.symbolic.asymptotics import NotDerivable
-    from dptheory.symbolic.derive import scaling_of, substitute_settings
-    from dptheory.symbolic.symbols import lookup
+    from dptheory.catalog import compare_items, resolve_symbol
 
-    a, b = registry.get(args.a), registry.get(args.b)
     fixed = parse_set(args.set)
-    try:
-        vary = lookup(args.vary)
-    except ValueError:
-        raise UsageError(f"--vary: unknown symbol {args.vary!r}") from None
-    if vary in fixed:
-        raise UsageError(f"--vary {args.vary} is also fixed by --set")
-    exprs = []
-    for item in (a, b):
-        if args.derived:
-            if item.bound is None:
-                raise UsageError(f"{item.id} has no explicit bound to derive from")
-            exprs.append(substitute_settings(item.bound, item.settings, scaling_of(item)))
-        else:
-            if item.rate is None:
-                raise UsageError(f"{item.id} has no stated rate")
-            exprs.append(item.rate)
-    growing = {**b.growing, **a.growing}
-    try:
-        c = compare(exprs[0], exprs[1], vary=vary, growing=growing, fixed=fixed,
-                    names=(a.id, b.id))
-    except NotDerivable as exc:
-        raise UsageError(f"cannot compare: {exc}") from None
+    c = compare_items(args.a, args.b, vary=args.vary, at=fixed, derived=args.derived)
     data = c.as_dict()
+    lines = c.lines()
     if args.map:
         from dptheory.plotting import regime_map_figure
         from dptheory.symbolic.derive import regime_map
-        try:
-            ysym = lookup(args.y)
-        except ValueError:
-            raise UsageError(f"--y: unknown symbol {args.y!r}") from None
+        ysym = resolve_symbol(args.y, option="--y")
+        vary = resolve_symbol(args.vary, option="--vary")
         x0, x1, y0, y1 = args.range
-        grid = regime_map(exprs[0], exprs[1], (vary, x0, x1), (ysym, y0, y1), fixed)
-        data["map"] = regime_map_figure(grid, (a.id, b.id), args.map)
-    lines = [f"{a.id}: {c.leading_a}   (exponent in {c.vary}: {c.exponent_a})",
-             f"{b.id}: {c.leading_b}   (exponent in {c.vary}: {c.exponent_b})",
-             f"ratio exponent: {c.ratio_exponent}"]
-    lines += [f"{r['better']} is better when {r['when']}" for r in c.regimes]
-    if not c.regimes:
-        lines.append("same order everywhere")
-    if c.crossover:
-        lines.append("crossover: " + "; ".join(c.crossover))
-    if args.map:
+        a, b = c.expressions
+        grid = regime_map(a, b, (vary, x0, x1), (ysym, y0, y1), {})
+        data["map"] = regime_map_figure(grid, (c.a, c.b), args.map)
         lines.append(f"regime map: {data['map']}")
     return data, "\n".join(lines)
 

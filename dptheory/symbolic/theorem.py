@@ -20,6 +20,52 @@ KINDS = ("algorithm", "definition", "assumption", "lemma", "theorem", "corollary
 PROVENANCE = ("printed", "literal", "reconstructed", "reconstructed-constants-unknown", "corrected")
 RATE_NOTATIONS = ("O", "Otilde", "Omega", "Theta")
 DIRECTIONS = ("upper", "lower")
+#: Neighbouring relations of a sensitivity: replace one record (substitution), or add or
+#: remove one record.
+RELATIONS = ("replace-one", "add-remove")
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """A claimed sensitivity: how much a released statistic may change between neighbouring
+    data sets.
+
+    Parameters
+    ----------
+    expr : the claimed bound (SymPy), e.g. ``2*C`` for a sum of clipped gradients.
+    relation : the neighbouring relation, one of :data:`RELATIONS`.
+    quantity : what changes, e.g. ``"||sum_i clip_C(g_i) - sum_i clip_C(g'_i)||"``.
+    norm : the norm of the change (``"l2"`` unless said otherwise).
+    source : where the paper states it.
+
+    Examples
+    --------
+    >>> from dptheory.symbolic import S
+    >>> s = Sensitivity(2 * S.C, "replace-one", "||sum clip_C(g_i) - sum clip_C(g'_i)||")
+    >>> s.evaluate({"C": 0.5})
+    1.0
+    """
+
+    expr: sp.Expr
+    relation: str = "replace-one"
+    quantity: str = ""
+    norm: str = "l2"
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.relation not in RELATIONS:
+            raise ValueError(f"relation must be one of {RELATIONS}, got {self.relation!r}")
+        object.__setattr__(self, "expr", sp.sympify(self.expr))
+
+    def evaluate(self, values: Mapping[Any, float]) -> float:
+        """The bound at ``values`` (``{symbol or registered name: number}``); every free
+        symbol needs a value."""
+        from dptheory.symbolic.numeric import _as_symbol_map
+        env = _as_symbol_map(values)
+        missing = sorted(str(s) for s in self.expr.free_symbols if s not in env)
+        if missing:
+            raise ValueError(f"sensitivity {sp.sstr(self.expr)} needs values for {missing}")
+        return float(sp.N(self.expr.subs(env), 30))
 
 
 @dataclass(frozen=True)
@@ -65,6 +111,8 @@ class Theorem:
         ``provenance``, printed or literal). A reconstructed *proof* of a printed statement
         (tran2022's Proposition 13) keeps ``printed_statement=True``: a refutation of it is a
         finding of the paper; a refutation of a reconstructed or corrected statement is not.
+    sensitivities : claimed sensitivities of the item, ``{name: Sensitivity}`` (a SymPy
+        bound with its neighbouring relation), read by the sensitivity checks.
     units, units_reason : unit conventions the item (or its paper) uses, as a normalisation
         of the base dimensions (``{W: 1}``: parameters are pure numbers, as tran2022's
         ``eta = 1/sqrt(NT)`` makes them), and where the paper says so. Dimensional issues a
@@ -101,6 +149,7 @@ class Theorem:
     units: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)
     units_reason: str = ""
     printed_statement: bool | None = None
+    sensitivities: Mapping[str, Sensitivity] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if "." not in self.id:
@@ -125,6 +174,10 @@ class Theorem:
         object.__setattr__(self, "hypotheses", tuple(hyps))
         object.__setattr__(self, "settings", dict(self.settings))
         object.__setattr__(self, "units", dict(self.units))
+        object.__setattr__(self, "sensitivities", dict(self.sensitivities))
+        for name, sens in self.sensitivities.items():
+            if not isinstance(sens, Sensitivity):
+                raise ValueError(f"{self.id}: sensitivities[{name!r}] must be a Sensitivity")
         if self.printed_statement is None:
             object.__setattr__(self, "printed_statement",
                                self.provenance in ("printed", "literal"))
@@ -155,6 +208,7 @@ class Theorem:
         out += [rel for _, rel in self.hypotheses]
         out += list(self.settings.values()) + list(self.relations.values())
         out += list(self.expressions.values())
+        out += [s.expr for s in self.sensitivities.values()]
         return out
 
     # -- numeric evaluation --------------------------------------------------------------
@@ -164,10 +218,100 @@ class Theorem:
 
         ``values`` maps symbols (or their names) to numbers. Settings are applied first
         unless the caller gives the set symbol a value; implicit settings (T through
-        log T) are solved by fixed-point iteration.
+        log T) are solved by fixed-point iteration. :meth:`bound_at` and :meth:`rate_at`
+        also accept the paper's letters and say which values are missing.
         """
         from dptheory.symbolic.numeric import evaluate
         return evaluate(self, what, values or {}, apply_settings=apply_settings)
+
+    def needs(self, what: str = "bound", given: Any = ()) -> list[sp.Symbol]:
+        """The symbols ``what`` needs values for, once the settings not overridden by
+        ``given`` (symbols with values) are applied.
+
+        Examples
+        --------
+        >>> from dptheory import catalog
+        >>> catalog.get("wang2020.remark1").needs("rate")
+        [d, delta, eps, n]
+        """
+        from dptheory.symbolic.numeric import needed_symbols
+        given = set(given)
+        return sorted(needed_symbols(self.expression(what), self.settings, given) - given,
+                      key=str)
+
+    def value_at(self, what: str = "bound", values: Mapping[Any, float] | None = None,
+                 **kw: float) -> float:
+        """``what`` (bound, rate, a named expression or sensitivity) at the given values.
+
+        Values are keyed by registered names (``n``, ``eps``), the paper's own letters
+        (``N``, ``L``, ``R`` in tran2022) or SymPy symbols, as a mapping or as keywords.
+        The item's settings fill in the symbols they define.
+
+        Raises
+        ------
+        ValueError
+            Naming every missing value (with the paper's letter and what it is) or an
+            unknown name (with the nearest ones).
+        """
+        from dptheory.catalog import resolve_symbol
+        from dptheory.symbolic.numeric import evaluate
+        from dptheory.symbolic.symbols import info
+        env: dict[sp.Symbol, float] = {}
+        for key, value in {**(values or {}), **kw}.items():
+            sym = resolve_symbol(key, self, option=f"{self.id}.{what}_at")
+            try:
+                env[sym] = float(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"{self.id}: value of {key} must be a number, got {value!r}") from None
+        missing = self.needs(what, env)
+        if missing:
+            def say(sym: sp.Symbol) -> str:
+                letter = self.notation.get(sym, "").replace("\\", "")
+                try:
+                    desc = info(sym).description
+                except ValueError:
+                    desc = ""
+                shown = f"{letter} ({sym})" if letter and letter != sym.name else str(sym)
+                return f"{shown}: {desc}" if desc else shown
+            raise ValueError(f"{self.id}: {what} needs values for " + "; ".join(map(say, missing)))
+        return evaluate(self, what, env)
+
+    def bound_at(self, values: Mapping[Any, float] | None = None, **kw: float) -> float:
+        """The explicit bound at the given values (see :meth:`value_at`).
+
+        Parameters
+        ----------
+        values : mapping of names, letters or symbols to numbers.
+        **kw : the same as keywords.
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> from dptheory import catalog
+        >>> thm = catalog.get("zhang2017.lemma2")      # 3 L T eta / n
+        >>> thm.bound_at(L=1, T=10, eta=0.5, n=100)
+        0.15
+        >>> thm.bound_at(T=10, n=100)
+        Traceback (most recent call last):
+        ...
+        ValueError: zhang2017.lemma2: bound needs values for L (G): Lipschitz constant ...
+        """
+        return self.value_at("bound", values, **kw)
+
+    def rate_at(self, values: Mapping[Any, float] | None = None, **kw: float) -> float:
+        """The stated rate (its O-expression with the hidden constants set to 1) at the
+        given values (see :meth:`value_at`).
+
+        Examples
+        --------
+        >>> from dptheory import catalog
+        >>> round(catalog.get("tran2022.thm9").rate_at(N=10**6, d=100, eps=1), 6)
+        0.001464
+        """
+        return self.value_at("rate", values, **kw)
 
     def expression(self, what: str) -> sp.Basic:
         if what == "bound":
@@ -180,8 +324,11 @@ class Theorem:
             expr = self.expressions[what]
         elif what in self.relations:
             expr = self.relations[what]
+        elif what in self.sensitivities:
+            expr = self.sensitivities[what].expr
         else:
-            choices = ["bound", "rate", "trivial", *self.expressions, *self.relations]
+            choices = ["bound", "rate", "trivial", *self.expressions, *self.relations,
+                       *self.sensitivities]
             raise ValueError(f"{self.id}: unknown expression {what!r}; choose from {choices}")
         if expr is None:
             raise ValueError(f"{self.id} has no {what}")
@@ -204,7 +351,20 @@ class Theorem:
         return latex_document(self)
 
     def _repr_latex_(self) -> str:
-        return "$" + self.latex(self.bound if self.bound is not None else sp.Symbol(self.id)) + "$"
+        """Jupyter's display: the title, then the explicit bound and the stated rate."""
+        from dptheory.symbolic.render import rate_latex
+        title = self.title.replace("$", "")
+        parts = [rf"\text{{{self.id}: {title}}}"]
+        if self.bound is not None:
+            op = r"\le" if self.direction == "upper" else r"\ge"
+            measured = (self.measured or "measured").replace("_", r"\_").replace("||", r"\|")
+            parts.append(rf"\text{{{measured}}} {op} {self.latex(self.bound)}")
+        if self.rate is not None:
+            parts.append(rf"\text{{stated rate: }} {rate_latex(self)}")
+        return "$\\begin{gathered}" + r" \\ ".join(parts) + r"\end{gathered}$"
+
+    def __repr__(self) -> str:
+        return f"<Theorem {self.id}: {self.title}>"
 
     def summary(self) -> dict[str, Any]:
         return {"id": self.id, "paper": self.paper, "kind": self.kind, "title": self.title,
@@ -231,4 +391,5 @@ def polylog(name: str) -> sp.Symbol:
     return sp.Symbol(f"polylog_{name}", positive=True)
 
 
-__all__ = ["Theorem", "Paper", "Catalog", "KINDS", "PROVENANCE", "RATE_NOTATIONS", "polylog"]
+__all__ = ["Theorem", "Paper", "Catalog", "Sensitivity", "KINDS", "PROVENANCE", "RATE_NOTATIONS",
+           "RELATIONS", "polylog"]
