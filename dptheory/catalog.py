@@ -9,8 +9,8 @@ Examples
 >>> from dptheory import catalog
 >>> catalog.get("tran2022.thm9").title
 'Utility of Algorithm 2'
->>> [t.id for t in catalog.search("momentum", paper="tran2022", kind="lemma")][:2]
-['tran2022.lemma5', 'tran2022.lemma7']
+>>> [t.id for t in catalog.search("noise", paper="tran2022", kind="lemma")]
+['tran2022.lemma7']
 >>> catalog.resolve_symbol("N", catalog.get("tran2022.thm9"))   # tran2022 prints N for n
 n
 """
@@ -50,7 +50,7 @@ def suggest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
 
     Examples
     --------
-    >>> suggest("tran2022.thm0", ["tran2022.thm9", "tran2022.thm6", "wang2020.thm2"])
+    >>> suggest("tran2022.thm0", ["tran2022.thm9", "tran2022.thm6", "zhang2021.alg2"])
     ['tran2022.thm9', 'tran2022.thm6']
     """
     choices = list(choices)
@@ -84,7 +84,7 @@ def get(item_id: str) -> "Theorem":
     >>> get("tran2022.thm0")
     Traceback (most recent call last):
     ...
-    dptheory.errors.UsageError: unknown id 'tran2022.thm0'; did you mean tran2022.thm9, tran2022.thm4, tran2022.thm6?
+    dptheory.errors.UsageError: unknown id 'tran2022.thm0'; did you mean tran2022.thm9, tran2022.thm8, tran2022.thm6?
     """
     from dptheory import registry
     if not isinstance(item_id, str):

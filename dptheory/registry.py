@@ -51,12 +51,9 @@ def items() -> dict[str, Theorem]:
 
 
 def get(item_id: str) -> Theorem:
-    try:
-        return items()[item_id]
-    except KeyError:
-        close = [i for i in items() if i.startswith(item_id.split(".")[0])][:5]
-        hint = f"; e.g. {', '.join(close)}" if close else "; see `dptheory list`"
-        raise UsageError(f"unknown id {item_id!r}{hint}") from None
+    """The item ``item_id``; an unknown id raises ``UsageError`` naming the nearest ones."""
+    from dptheory.catalog import get as _get
+    return _get(item_id)
 
 
 def papers() -> dict[str, Any]:
@@ -98,9 +95,13 @@ def algorithms() -> dict[str, Any]:
 
 
 def algorithm(alg_id: str) -> Any:
+    """The registered algorithm ``alg_id``; an unknown id names the nearest ones."""
+    from dptheory.catalog import suggest
     algs = algorithms()
     if alg_id not in algs:
-        raise UsageError(f"unknown algorithm {alg_id!r}; see `dptheory algorithms`")
+        close = suggest(str(alg_id), algs)
+        hint = f"did you mean {', '.join(close)}? " if close else ""
+        raise UsageError(f"unknown algorithm {alg_id!r}; {hint}see `dptheory algorithms`")
     return algs[alg_id]
 
 
@@ -109,8 +110,11 @@ def objective(name: str, **params: Any) -> Any:
     for module in objective_registries():
         if name in getattr(module, "FAMILIES", {}):
             return module.get(name, **params)
+    from dptheory.catalog import suggest
     names = sorted(n for m in objective_registries() for n in getattr(m, "FAMILIES", {}))
-    raise UsageError(f"unknown objective {name!r}; choose from {names}")
+    close = suggest(str(name), names)
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    raise UsageError(f"unknown objective {name!r}; {hint}choose from {names}")
 
 
 def normalized_units(paper: str) -> dict:

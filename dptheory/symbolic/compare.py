@@ -32,6 +32,7 @@ from typing import Any, Callable, Mapping, Sequence
 import sympy as sp
 
 from dptheory.symbolic.asymptotics import Scaling, Term, exponent_along, leading_terms
+from dptheory.symbolic.derive import _power_of
 from dptheory.symbolic.memo import simplify
 from dptheory.symbolic.regimes import Atom, Regime, max_lt
 from dptheory.symbolic.symbols import S
@@ -91,21 +92,6 @@ def plain(e: Any) -> str:
         if isinstance(e, kind):
             return f"{plain(e.lhs)} {op} {plain(e.rhs)}"
     return sp.sstr(_round_floats(e)).replace("**", "^")
-
-
-def _power_of(expr: sp.Expr, v: sp.Symbol) -> sp.Expr | None:
-    """Exponent of v in a product (None when v enters otherwise)."""
-    total = sp.Integer(0)
-    for f in sp.Mul.make_args(sp.powsimp(expr, force=True)):
-        if v not in f.free_symbols:
-            continue
-        if f == v:
-            total += 1
-        elif isinstance(f, sp.Pow) and f.base == v and v not in f.exp.free_symbols:
-            total += f.exp
-        else:
-            return None
-    return total
 
 
 def isolate(lhs: sp.Expr, rhs: sp.Expr, v: sp.Symbol, op: str = "<") -> sp.Basic:

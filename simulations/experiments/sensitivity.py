@@ -71,7 +71,9 @@ MODULE = "simulations.experiments.sensitivity"
 
 # ============================================================================ helpers
 def evaluate_item(item_id: str, what: str, **values: float) -> float:
-    """``registry.get(item_id).evaluate(what, ...)`` with values keyed by symbol name."""
+    """``registry.get(item_id).evaluate(what, ...)`` with values keyed by symbol name;
+    ``what`` is ``bound``, a named expression, or one of the item's catalog sensitivities
+    (``Theorem.sensitivities``: the claimed sensitivity with its neighbouring relation)."""
     item = registry.get(item_id)
     syms = {str(s): s for s in item.free_symbols()}
     missing = [k for k in values if k not in syms]
@@ -294,11 +296,12 @@ def cell_gd(cell: dict[str, Any]) -> dict[str, Any]:
         mu = 0.0 if case == "convex" else _const(obj, data, StronglyConvex, "mu")
         env = resolve_settings(item.settings, {S.beta: beta, S.mu: mu})
         eta = float(env[S.eta])
+        # the lemma's sensitivity "gd" (catalog), eta from its setting
         if case == "convex":
-            bound = evaluate_item(item_id, "bound", G=G, T=T, beta=beta, n=n)
+            bound = evaluate_item(item_id, "gd", G=G, T=T, beta=beta, n=n)
             D = math.nan
         else:
-            bound = evaluate_item(item_id, "bound", G=G, beta=beta, mu=mu, n=n)
+            bound = evaluate_item(item_id, "gd", G=G, beta=beta, mu=mu, n=n)
             D = _const(obj, data, BoundedMinimizer, "D")
         wS, topS = gd_final(obj, data.X, data.y, T, eta)
         tops: dict[int, float] = {}
@@ -371,20 +374,21 @@ def _per_step_value(kind: str, obj: Any, data: Dataset, c: dict[str, Any], cell:
 
 def _per_step_bound(kind: str, obj: Any, data: Dataset, cell: dict[str, Any],
                     record: tuple[np.ndarray, float] | None) -> float:
+    """The claimed sensitivity of ``kind``, from the catalog item's ``sensitivities``."""
     n = data.n
     if kind == "grad":
-        return evaluate_item("wang2020.thm1", "sensitivity_grad", G=_lipschitz(obj, data, record), n=n)
+        return evaluate_item("wang2020.thm1", "grad", G=_lipschitz(obj, data, record), n=n)
     if kind == "hess":
         # the item's M is the per-sample Hessian-norm bound: the declared smoothness beta
-        return evaluate_item("wang2020.thm1", "sensitivity_hess",
+        return evaluate_item("wang2020.thm1", "hess",
                              beta=_const(obj, data, Smooth, "beta"), d=obj.d, n=n)
     if kind == "minibatch":
-        # zhang2021.thm3.1's item encodes the noise, not the sensitivity: 2L/B (Sec. 3.2)
-        return 2.0 * _lipschitz(obj, data, record) / int(cell["B"])
+        return evaluate_item("zhang2021.thm3.1", "minibatch", G=_lipschitz(obj, data, record),
+                             B=int(cell["B"]))
     if kind == "clip":
-        return 2.0 * float(cell["C"])      # yang2022.lemma3.1 (reconstructed): 2C
+        return evaluate_item("yang2022.lemma3.1", "clip", C=float(cell["C"]))
     if kind == "normalize":
-        return 2.0                          # ||g/(||g|| + r)|| < 1 per sample
+        return evaluate_item("yang2022.lemma3.1", "normalize")
     raise ValueError(f"unknown kind {kind!r}")
 
 
@@ -532,10 +536,10 @@ def cell_tree_node(cell: dict[str, Any]) -> dict[str, Any]:
                                      N, T, obj.d, alpha, node_std, depth)
         gD, wD = alg1_gradients(obj, data.X, data.y, perms, noise, T, eta, alpha)
         if compare == "printed":
-            bnodes = np.array([evaluate_item("tran2022.prop13", "Delta_node", yI=y, zI=z, n=N,
+            bnodes = np.array([evaluate_item("tran2022.prop13", "node", yI=y, zI=z, n=N,
                                              alpha_m=alpha, G=G) for (y, z) in nodes])
         else:
-            bnodes = np.full(len(nodes), evaluate_item("tran2022.prop13", "bound", n=N,
+            bnodes = np.full(len(nodes), evaluate_item("tran2022.thm4", "node",
                                                        alpha_m=alpha, G=G))
 
         def diffs(c: dict[str, Any]) -> np.ndarray:
