@@ -10,7 +10,7 @@ Examples
 >>> catalog.get("tran2022.thm9").title
 'Utility of Algorithm 2'
 >>> [t.id for t in catalog.search("noise", paper="tran2022", kind="lemma")]
-['tran2022.lemma7']
+['tran2022.lemma7', 'tran2022.lemma7.var']
 >>> catalog.resolve_symbol("N", catalog.get("tran2022.thm9"))   # tran2022 prints N for n
 n
 """
