@@ -8,13 +8,13 @@ import io
 import math
 from typing import Any
 
-import sympy as sp
-
 from dptheory import registry
 from dptheory.cli import add_command
 from dptheory.errors import UsageError
-from dptheory.symbolic.derive import derive
-from dptheory.symbolic.theorem import KINDS
+from dptheory.vocabulary import KINDS
+
+# SymPy and the rate algebra load inside the handlers, so that `dptheory --help` and
+# `dptheory list` start fast (issue 12).
 
 
 def register(sub: Any) -> None:
@@ -62,12 +62,15 @@ def register(sub: Any) -> None:
 
 # -- list / show ------------------------------------------------------------------------
 def cmd_list(args: argparse.Namespace) -> tuple[Any, str]:
-    items = list(registry.items().values())
-    papers = sorted({i.paper for i in items})
+    summaries = registry.summaries()             # cached: no SymPy, no catalog build
+    papers = sorted({r["paper"] for r in summaries})
     if args.paper and args.paper not in papers:
-        raise UsageError(f"unknown paper {args.paper!r}; choose from {papers}")
-    rows = [i.summary() for i in items
-            if (not args.paper or i.paper == args.paper) and (not args.kind or i.kind == args.kind)]
+        from dptheory.catalog import suggest
+        close = suggest(args.paper, papers)
+        hint = f"did you mean {', '.join(close)}? " if close else ""
+        raise UsageError(f"unknown paper {args.paper!r}; {hint}choose from {papers}")
+    rows = [r for r in summaries
+            if (not args.paper or r["paper"] == args.paper) and (not args.kind or r["kind"] == args.kind)]
     width = max((len(r["id"]) for r in rows), default=10)
     text = "\n".join(f"{r['id']:<{width}}  {r['kind']:<15} {r['provenance']:<13} {r['title']}"
                      for r in rows)
@@ -75,6 +78,9 @@ def cmd_list(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 def cmd_show(args: argparse.Namespace) -> tuple[Any, str]:
+    import sympy as sp
+
+    from dptheory.symbolic.derive import derive
     item = registry.get(args.id)
     d = derive(item)
     data = {**item.summary(), "statement": item.statement,
@@ -114,13 +120,15 @@ def cmd_show(args: argparse.Namespace) -> tuple[Any, str]:
 
 # -- derive ------------------------------------------------------------------------------
 def cmd_derive(args: argparse.Namespace) -> tuple[Any, str]:
+    from dptheory.symbolic.derive import derive
     if args.all == bool(args.ids):
         raise UsageError("give item ids or --all (not both)")
     if args.all:
         items = [i for i in registry.items().values() if i.derivable]
     else:
         items = [registry.get(i) for i in args.ids]
-    results = [derive(i).as_dict() for i in items]
+    from dptheory.progress import track
+    results = [derive(i).as_dict() for i in track(items, total=len(items), desc="derive")]
     lines = []
     for r in results:
         line = f"{r['id']:<28} {r['verdict']:<17}"
@@ -143,7 +151,7 @@ def cmd_derive(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 # -- compare -----------------------------------------------------------------------------
-def parse_set(pairs: list[str]) -> dict[sp.Symbol, float]:
+def parse_set(pairs: list[str]) -> dict[Any, float]:
     from dptheory.catalog import resolve_symbol
     out = {}
     for pair in pairs:
@@ -188,10 +196,15 @@ TABLE_KINDS = ("theorem", "corollary", "prior-work-rate", "remark-claim", "propo
 
 
 def table_rows(measure: str | None = None) -> list[dict[str, Any]]:
+    import sympy as sp
+
+    from dptheory.symbolic.derive import derive
     from dptheory.symbolic.derive import exponent
     from dptheory.symbolic.symbols import S
+    from dptheory.progress import track
     rows = []
-    for item in registry.items().values():
+    every = list(registry.items().values())
+    for item in track(every, total=len(every), desc="table"):
         if item.rate is None or item.kind not in TABLE_KINDS:
             continue
         if item.category not in ("utility", "sample-complexity", "stability", "runtime", ""):

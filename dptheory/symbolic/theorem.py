@@ -15,14 +15,7 @@ import sympy as sp
 
 from dptheory.symbolic.assumptions import Assumption
 
-KINDS = ("algorithm", "definition", "assumption", "lemma", "theorem", "corollary",
-         "proposition", "remark-claim", "prior-work-rate")
-PROVENANCE = ("printed", "literal", "reconstructed", "reconstructed-constants-unknown", "corrected")
-RATE_NOTATIONS = ("O", "Otilde", "Omega", "Theta")
-DIRECTIONS = ("upper", "lower")
-#: Neighbouring relations of a sensitivity: replace one record (substitution), or add or
-#: remove one record.
-RELATIONS = ("replace-one", "add-remove")
+from dptheory.vocabulary import DIRECTIONS, KINDS, PROVENANCE, RATE_NOTATIONS, RELATIONS
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ search of their own (scipy's brentq on log n), not from dptheory's compare.
 
 import json
 import math
+import os
 
 import pytest
 import sympy as sp
@@ -155,3 +156,28 @@ def test_unknown_symbol_suggests(capsys, argv):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "unknown symbol" in err and len(err.strip().splitlines()) == 1
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0 and capsys.readouterr().out.startswith("dptheory ")
+
+
+def test_list_uses_a_cache_that_notices_changes(tmp_path, monkeypatch, capsys):
+    from dptheory import registry
+    monkeypatch.setenv("DPTHEORY_CACHE_DIR", str(tmp_path))
+    first = registry.summaries()
+    files = list(tmp_path.glob("catalog-index-*.json"))
+    assert len(files) == 1
+    assert registry.summaries() == first == [i.summary() for i in registry.items().values()]
+    key = registry._index_key()
+    # a touched catalog file changes the fingerprint, so the index is rebuilt
+    import bounds.tran2022 as mod
+    path = mod.__file__
+    st = os.stat(path)
+    try:
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+        assert registry._index_key() != key
+    finally:
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
