@@ -130,11 +130,14 @@ def summaries() -> list[dict[str, Any]]:
 
 
 def papers() -> dict[str, Any]:
+    """``{catalog name: its PAPER}`` (``None`` for a catalog that declares none)."""
     return {name: getattr(m, "PAPER", None) for name, m in catalogs().items()}
 
 
 @functools.lru_cache(maxsize=None)
 def checks() -> tuple[Any, ...]:
+    """The checks of every registered provider (its ``checks()``, ``CHECKS``, or the object
+    called), in entry-point order."""
     out = []
     for ep in _entry_points(CHECKS_GROUP):
         obj = ep.load()

@@ -43,6 +43,8 @@ POLYLOG_SYMBOLS = (S.delta, S.T)
 
 @dataclass
 class Derivation:
+    """The result of ``derive`` for one item: the explicit bound with the settings
+    substituted, compared with the stated rate (verdict, regime, exponent difference)."""
     id: str
     verdict: str
     stated: str = ""
@@ -57,6 +59,7 @@ class Derivation:
     substituted: str = ""
 
     def as_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (SymPy forms as strings)."""
         return {"id": self.id, "verdict": self.verdict, "stated": self.stated,
                 "derived": self.derived,
                 "regime": None if self.regime is None else sp.sstr(self.regime),
@@ -67,6 +70,7 @@ class Derivation:
 
 
 def scaling_of(item: Theorem) -> Scaling:
+    """The item's growing quantities (``Theorem.growing``) as the asymptotics expect them."""
     return Scaling(item.growing, POLYLOG_SYMBOLS, small_symbols=(S.delta,))
 
 

@@ -89,6 +89,22 @@ def resolve_settings(settings: Mapping[sp.Symbol, sp.Expr], values: dict[sp.Symb
 
 
 def evaluate(item: Any, what: str, values: Mapping[Any, float], apply_settings: bool = True) -> float:
+    """``item.expression(what)`` at ``values`` as a float (what ``Theorem.evaluate`` does).
+
+    Parameters
+    ----------
+    item : a Theorem.
+    what : ``"bound"``, ``"rate"`` or a named expression, relation or sensitivity.
+    values : ``{symbol or registered name: number}``.
+    apply_settings : substitute the paper's settings that the expression goes through
+        (their inputs then need values instead).
+
+    Examples
+    --------
+    >>> from dptheory import catalog
+    >>> evaluate(catalog.get("zhang2021.thm3.1"), "minibatch", {"G": 1.0, "B": 4})
+    0.5
+    """
     expr = item.expression(what)
     env = _as_symbol_map(values)
     if apply_settings:

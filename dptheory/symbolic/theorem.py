@@ -63,6 +63,7 @@ class Sensitivity:
 
 @dataclass(frozen=True)
 class Paper:
+    """A paper of the catalog: its key (``zhang2021``), title, authors, venue and source."""
     key: str            # zhang2021
     title: str
     authors: str
@@ -187,10 +188,14 @@ class Theorem:
 
     @property
     def growing(self) -> dict[sp.Symbol, int]:
+        """The growing quantities, ``{symbol: +1 (grows) or -1 (shrinks)}``: ``scaling``, or by
+        default n and d grow and eps shrinks.
+        """
         from dptheory.symbolic.symbols import S
         return dict(self.scaling) if self.scaling is not None else {S.n: 1, S.d: 1, S.eps: -1}
 
     def free_symbols(self) -> set[sp.Symbol]:
+        """Every symbol of the bound, the rate, the trivial value, the expressions and relations."""
         out: set[sp.Symbol] = set()
         for e in self._all_expressions():
             out |= e.free_symbols
@@ -307,6 +312,24 @@ class Theorem:
         return self.value_at("rate", values, **kw)
 
     def expression(self, what: str) -> sp.Basic:
+        """The SymPy expression named ``what``.
+
+        Parameters
+        ----------
+        what : ``"bound"``, ``"rate"``, ``"trivial"``, or a key of ``expressions``,
+            ``relations`` or ``sensitivities``.
+
+        Raises
+        ------
+        ValueError
+            For an unknown name (listing the choices) or an absent bound/rate.
+
+        Examples
+        --------
+        >>> from dptheory import catalog
+        >>> catalog.get("yang2022.lemma3.1").expression("clip")
+        2*C
+        """
         if what == "bound":
             expr = self.bound
         elif what == "trivial":
@@ -329,6 +352,7 @@ class Theorem:
 
     # -- rendering -----------------------------------------------------------------------
     def latex(self, expr: sp.Basic) -> str:
+        """LaTeX of ``expr`` in the paper's own notation (its letters, e.g. tran2022's N for n)."""
         names = {s: v for s, v in self.notation.items()}
         from dptheory.symbolic.symbols import registered
         for name, info in registered().items():
@@ -336,10 +360,12 @@ class Theorem:
         return sp.latex(expr, symbol_names=names)
 
     def to_markdown(self) -> str:
+        """The item as a Markdown section (statement, bound, rate, assumptions, hypotheses)."""
         from dptheory.symbolic.render import markdown
         return markdown(self)
 
     def to_latex(self) -> str:
+        """The item as a standalone LaTeX document."""
         from dptheory.symbolic.render import latex_document
         return latex_document(self)
 
@@ -360,6 +386,7 @@ class Theorem:
         return f"<Theorem {self.id}: {self.title}>"
 
     def summary(self) -> dict[str, Any]:
+        """One row of ``dptheory list``: id, paper, kind, title, provenance, category, source."""
         return {"id": self.id, "paper": self.paper, "kind": self.kind, "title": self.title,
                 "provenance": self.provenance, "category": self.category,
                 "source": self.source, "garbled": self.garbled}
@@ -374,6 +401,12 @@ class Catalog(list):
         self.defaults = defaults
 
     def add(self, **fields: Any) -> Theorem:
+        """Build a :class:`Theorem` from ``fields`` over the catalog's defaults and append it.
+
+        Returns
+        -------
+        Theorem
+        """
         item = Theorem(**{**self.defaults, **fields})
         self.append(item)
         return item

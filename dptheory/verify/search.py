@@ -61,6 +61,7 @@ class NeighbourSpace:
     indices: tuple[int, ...] | None = None      # restrict the replaced index (None: all)
 
     def strategy(self):
+        """A Hypothesis strategy of candidates ``{"i", "x", "y"[, "w"]}`` in this space."""
         from hypothesis import strategies as st
         unit = st.lists(st.floats(-1.0, 1.0, allow_nan=False), min_size=self.d, max_size=self.d)
         radius = st.floats(0.0, 1.0, allow_nan=False)
@@ -87,6 +88,7 @@ class NeighbourSpace:
 
     # Powell parametrisation: [u_x (d), u_w (w_dim), y (if continuous)], box-bounded
     def pack(self, cand: dict[str, Any]) -> np.ndarray:
+        """A candidate as the box-bounded vector Powell searches over: ``[u_x, u_w, y]``."""
         parts = [np.asarray(cand["x"], float) / self.x_radius if self.x_radius > 0 else np.zeros(self.d)]
         if self.w_dim:
             parts.append(np.asarray(cand["w"], float) / self.w_radius)
@@ -95,6 +97,7 @@ class NeighbourSpace:
         return np.concatenate(parts)
 
     def unpack(self, theta: np.ndarray, i: int, y: float) -> dict[str, Any]:
+        """The candidate of the vector ``theta`` (the inverse of :meth:`pack`, mapped into the balls)."""
         x = to_ball(theta[:self.d], self.x_radius)
         out: dict[str, Any] = {"i": int(i), "x": x, "y": float(y)}
         k = self.d
@@ -106,6 +109,7 @@ class NeighbourSpace:
         return out
 
     def bounds(self) -> list[tuple[float, float]]:
+        """Box bounds of the packed vector, one ``(low, high)`` per coordinate."""
         b = [(-1.0, 1.0)] * (self.d + self.w_dim)
         if self.labels is None and self.y_range is not None:
             b.append(self.y_range)

@@ -7,7 +7,8 @@ import pytest
 
 MODULES = ["dptheory", "dptheory.catalog", "dptheory.sweeps", "dptheory.sensitivity",
            "dptheory.testing", "dptheory.display", "dptheory.plotting",
-           "dptheory.symbolic.compare", "dptheory.symbolic.theorem", "dptheory.verify.search"]
+           "dptheory.symbolic.compare", "dptheory.symbolic.theorem", "dptheory.symbolic.numeric",
+           "dptheory.symbolic.symbols", "dptheory.verify.search"]
 
 
 @pytest.mark.parametrize("name", MODULES)
