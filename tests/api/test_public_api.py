@@ -157,3 +157,30 @@ def test_strategy_replace_one(pair):
 @given(dt.privacy_parameters(), dt.noise_parameters())
 def test_parameter_strategies(p, q):
     assert 0 < p["delta"] < 1 and p["eps"] > 0 and q["sigma"] > 0 and 0 < q["q"] <= 1
+
+
+def test_no_public_plot_switches_backend(small_sweep, tmp_path, monkeypatch):
+    # get_backend() cannot see matplotlib.use("Agg") when the backend already is Agg (as
+    # under pytest); so every route to a backend switch raises here instead
+    import matplotlib.pyplot as plt
+
+    from dptheory import plotting
+    from dptheory.symbolic.derive import regime_map
+    from dptheory.symbolic.symbols import S
+    from dptheory.verify import report
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"backend switched: {args}")
+    monkeypatch.setattr(matplotlib, "use", refuse)
+    monkeypatch.setattr(plt, "switch_backend", refuse)
+    backend = matplotlib.get_backend()
+    small_sweep.plot()
+    dptheory.compare("tran2022.thm9", "tran2022.thm6", at={"d": 100, "eps": 1}).plot()
+    dptheory.compare("tran2022.thm9", "tran2022.thm6", at={"eps": 1}).plot(y="d")
+    a, b = dptheory.get("tran2022.thm9").rate, dptheory.get("tran2022.thm6").rate
+    plotting.rates_figure(a.subs({S.d: 100, S.eps: 1}), b.subs({S.d: 100, S.eps: 1}), S.n,
+                          (1.0, 1e4), ("a", "b"))
+    grid = regime_map(a, b, (S.n, 1e2, 1e6), (S.d, 1.0, 1e3), {S.eps: 1.0})
+    plotting.regime_map_figure(grid, ("a", "b"), str(tmp_path / "map.png"))
+    assert report.regime_figures(tmp_path)
+    assert matplotlib.get_backend() == backend
