@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> dict:
         if ns[0] <= n0 <= ns[-1]:
             ax.axvline(n0, color="grey", lw=0.6, ls=":")
     ax.set_xlabel("n")
-    ax.set_ylabel("stated rate (constants of the rate kept)")
+    ax.set_ylabel("stated rate at d, eps, delta above")
     ax.set_title("d = 100, eps = 1, delta = 1e-5")
     ax.legend(fontsize=8)
     fig.tight_layout()
