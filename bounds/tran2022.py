@@ -36,7 +36,7 @@ import sympy as sp
 from dptheory.symbolic import units as U
 from dptheory.symbolic.assumptions import BoundedBelow, BoundedGradient, Smooth
 from dptheory.symbolic.symbols import S, register
-from dptheory.symbolic.theorem import Catalog, Paper
+from dptheory.symbolic.theorem import Catalog, Paper, Sensitivity
 
 # Theorems 6 and 9 set the step of the normalized update to eta = 1/sqrt(N T), a pure
 # number; the step of w - eta m/||m|| is a displacement ([w]), so the paper measures
@@ -467,6 +467,13 @@ _add(
     measured_unit=U.GRAD, assumptions=(LIPSCHITZ,),
     hypotheses=(("alpha >= 1/N (Prop 13)", sp.Ge(alpha, 1 / N)),),
     bound=4 * alpha * G,
+    sensitivities={
+        "node": Sensitivity(Delta_node, "replace-one",
+                            "||f_[y,z](D) - f_[y,z](D')|| of the tree node [y, z]",
+                            source="Proposition 13 (per node, as printed)"),
+        "node_bound": Sensitivity(4 * alpha * G, "replace-one",
+                                  "max over nodes ||f_[y,z](D) - f_[y,z](D')||",
+                                  source="Proposition 13")},
     expressions={"Delta_node": Delta_node,
                  "occurrences": sp.ceiling(sp.Abs(yI - zI) / N)},
     relations={"claim": sp.Le(Delta_node, 4 * alpha * G)},
@@ -522,6 +529,9 @@ _add(
     assumptions=(LIPSCHITZ,),
     hypotheses=(("delta >= exp(-eps) (printed)", sp.Ge(delta, sp.exp(-eps))),),
     settings={sigma: sigma4},
+    sensitivities={"node": Sensitivity(4 * alpha * G, "replace-one",
+                                       "max over nodes ||f_[y,z](D) - f_[y,z](D')||",
+                                       source="Theorem 4 (via Proposition 13)")},
     expressions={"eps_R": z / (2 * sigma**2),
                  "eps_dp_at_z": z / (2 * sigma**2) + Lg / (z - 1),
                  "eps_achieved": _eps4,

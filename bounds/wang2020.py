@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dptheory.symbolic import (BoundedBelow, Catalog, HessianLipschitz, Lipschitz, Paper, S, Smooth,
-                               TwiceDifferentiable, register, units)
+from dptheory.symbolic import (BoundedBelow, Catalog, HessianLipschitz, Lipschitz, Paper, S,
+                               Sensitivity, Smooth, TwiceDifferentiable, register, units)
 
 PAPER = Paper(
     key="wang2020",
@@ -482,6 +482,12 @@ _add(
     measured="achieved epsilon at delta", measured_unit=units.ONE,
     assumptions=(Lipschitz(G), Smooth(M)),
     hypotheses=(("eps > 0", sp.Gt(eps, 0)), ("delta > 0", sp.Gt(delta, 0))),
+    sensitivities={
+        "grad": Sensitivity(Dg, "replace-one", "sup_w ||grad F_S(w) - grad F_S'(w)||",
+                            source="Theorem 1 (proof, Assumption 2)"),
+        "hess": Sensitivity(DH, "replace-one",
+                            "sup_w ||triu(hess F_S(w) - hess F_S'(w))|| (Frobenius)",
+                            source="Theorem 1 (proof, Assumption 2)")},
     expressions={"sensitivity_grad": Dg, "sensitivity_hess": DH,
                  "sigma2": sig2_TR, "sigma2_H": sig2H_TR,
                  "rho_step_grad": _rho_g, "rho_step_hess": _rho_h,

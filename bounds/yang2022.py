@@ -40,7 +40,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dptheory.symbolic import (AffineDeviation, BoundedBelow, GeneralizedSmooth, Paper, S,
-                               Theorem, register, units)
+                               Sensitivity, Theorem, register, units)
 
 PAPER = Paper(
     key="yang2022",
@@ -285,6 +285,16 @@ add(_t("yang2022.lemma3.1", "privacy guarantee", "lemma", "Lemma 3.1 / App. E", 
        hypotheses=(("eps-condition", eps < c1 * B**2 * T / N**2),),
        bound=sigma_req, direction="lower",
        relations={"noise": sigma >= sigma_req},
+       # the noise is calibrated on the sum of B per-sample terms, each of norm < 1
+       # (normalized, eq. (3)) or <= C (clipped, eq. (2)): replacing one record moves it by 2
+       # or 2C (the "(2)^2" of rho_per_step)
+       sensitivities={
+           "normalize": Sensitivity(sp.Integer(2), "replace-one",
+                                    "||sum_i g_i/(||g_i||+r) - sum_i g'_i/(||g'_i||+r)||",
+                                    source="Lemma 3.1 / App. E (reconstructed)"),
+           "clip": Sensitivity(2 * C, "replace-one",
+                               "||sum_i clip_C(g_i) - sum_i clip_C(g'_i)||",
+                               source="Lemma 3.1 / App. E (reconstructed)")},
        expressions={
            "rho_per_step": 2 / sigma**2,        # zCDP of Gaussian on the sum: (2)^2/(2 sigma^2)
            "eps_via_propE3": 13 * (B / N)**2 * (2 / sigma**2) * T * alpha_R

@@ -40,6 +40,7 @@ import sympy as sp
 from dptheory.symbolic import (BoundedMinimizer, Catalog, Convex, Lipschitz, Paper, Smooth,
                                StronglyConvex, register, units as U)
 from dptheory.symbolic.assumptions import BoundedBelow
+from dptheory.symbolic.theorem import Sensitivity
 from dptheory.symbolic.symbols import S
 
 PAPER = Paper(
@@ -294,6 +295,8 @@ _add(
     hypotheses=(("eta <= 1/beta", eta <= 1 / beta),),
     settings={eta: 1 / beta},
     bound=3 * L * T * eta / n,
+    sensitivities={"gd": Sensitivity(3 * L * T * eta / n, "replace-one", "||w_T(S) - w_T(S')|| of GD from the same start",
+                                     source="Lemma 2")},
     relations={
         "recursion": Dt1**2 <= Dt**2 + 4 * eta * L / n * Dt + 8 * eta**2 * L**2 / n**2,
         "induction_step": L**2 * eta**2 / n**2 * (9 * t**2 + 12 * t + 8)
@@ -317,6 +320,8 @@ _add(
     hypotheses=(("eta <= 1/(beta+mu)", eta <= 1 / (beta + mu)), ("n >= 2 (proof)", n >= 2)),
     settings={eta: 1 / (mu + beta)},
     bound=5 * L * (mu + beta) / (n * mu * beta),
+    sensitivities={"gd": Sensitivity(5 * L * (mu + beta) / (n * mu * beta), "replace-one",
+                                     "||w_T(S) - w_T(S')|| of GD from the same start", source="Lemma 3")},
     relations={
         "recursion": Dt1**2 <= (1 - 2 * (n - 1) * eta * mu * beta / (n * (mu + beta))) * Dt**2
         + 4 * eta * L / n * Dt + 8 * eta**2 * L**2 / n**2,
@@ -645,6 +650,11 @@ _add(
     hypotheses=(("eps in (0,1]", sp.And(eps > 0, eps <= 1)),
                 ("delta in (0,1)", sp.And(delta > 0, delta < 1))),
     settings={sig: SIG_5, eta: ETA_5},
+    # one step releases a single record's gradient: it moves by at most 2L (Appendix A.4's
+    # privacy-loss shift)
+    sensitivities={"step": Sensitivity(2 * L, "replace-one",
+                                       "||grad f(w, z) - grad f(w, z')|| of one RRPSGD step",
+                                       source="Appendix A.4")},
     expressions={
         "s2_rr": S2_RR,
         "privacy_loss_mean": PL_MEAN, "privacy_loss_var": PL_VAR,

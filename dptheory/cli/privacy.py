@@ -11,14 +11,8 @@ from dptheory.budget import (DEFAULT_MAX_MEMORY_GB, MEMORY_ENV, accountant_memor
                              max_memory_bytes)
 from dptheory.cli import add_command
 from dptheory.errors import UsageError
-from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS, get_epsilon_and_order, get_noise_multiplier
-from dptheory.privacy.composition import (advanced_composition_dwork_roth, amplify_tight,
-                                          amplify_wang2020, amplify_zhang2017,
-                                          zhang2017_strong_composition_printed)
-from dptheory.privacy.conversions import zcdp_to_dp
-from dptheory.privacy.gaussian import (_check_count, _check_positive, _check_rate,
-                                       _check_unit_open, gaussian_epsilon)
-from dptheory.privacy.rdp import DEFAULT_ORDERS
+
+# The accountant (NumPy, SciPy) loads inside the handlers: `dptheory --help` stays fast.
 
 __all__ = ["register", "compute_routes"]
 
@@ -33,6 +27,8 @@ def _accountant(call: Any, options: str) -> Any:
 
 
 def _account(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS, get_epsilon_and_order
+    from dptheory.privacy.rdp import DEFAULT_ORDERS
     q = 1.0 if args.sample_rate is None else args.sample_rate
     orders = args.orders
     if orders is None:
@@ -60,6 +56,7 @@ def _account(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 
 
 def _calibrate(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    from dptheory.privacy.calibrate import get_epsilon_and_order, get_noise_multiplier
     if args.epochs is not None:
         steps = args.epochs / args.sample_rate if args.sample_rate > 0 else math.inf
         if not (math.isfinite(args.epochs) and args.epochs > 0 and steps < 2 ** 53):
@@ -91,6 +88,13 @@ def compute_routes(noise_multiplier: float, sample_rate: float, steps: int,
     Each row is ``{route, epsilon, delta, note}``; ``epsilon`` is None when the route does
     not apply (its note says why).
     """
+    from dptheory.privacy.calibrate import get_epsilon_and_order
+    from dptheory.privacy.composition import (advanced_composition_dwork_roth, amplify_tight,
+                                              amplify_wang2020, amplify_zhang2017,
+                                              zhang2017_strong_composition_printed)
+    from dptheory.privacy.conversions import zcdp_to_dp
+    from dptheory.privacy.gaussian import (_check_count, _check_positive, _check_rate,
+                                           _check_unit_open, gaussian_epsilon)
     S = _check_positive("noise_multiplier", noise_multiplier)
     q = _check_rate("sample_rate", sample_rate)
     T = _check_count("steps", steps)

@@ -10,7 +10,6 @@ from dptheory.budget import (DEFAULT_MAX_MEMORY_GB, DEFAULT_MAX_STEPS, MEMORY_EN
                              max_memory_bytes, simulation_memory, step_limit)
 from dptheory.cli import add_command
 from dptheory.errors import UsageError
-from dptheory.symbolic.assumptions import HessianLipschitz
 
 
 def register(sub: Any) -> None:
@@ -44,6 +43,7 @@ def cmd_algorithms(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 def cmd_run(args: argparse.Namespace) -> tuple[Any, str]:
+    from dptheory.symbolic.assumptions import HessianLipschitz
     alg = registry.algorithm(args.algorithm)
     if args.n < 2:
         raise UsageError(f"--n must be >= 2, got {args.n}")

@@ -81,6 +81,7 @@ class ReplicateStreams:
 
     @property
     def aux(self) -> list[np.random.Generator]:
+        """One auxiliary generator per replicate, for draws other than the noise streams."""
         return self.gens["aux"]
 
     def normal(self, *shape: int) -> np.ndarray:
@@ -169,6 +170,7 @@ def partial_fisher_yates(n: int, u: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------------- validation
 def check_reps(reps: Any) -> int:
+    """``reps`` as an int; ``ValueError`` unless an integer >= 1."""
     if isinstance(reps, bool) or not isinstance(reps, (int, np.integer)) or reps < 1:
         raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
     return int(reps)
@@ -194,6 +196,8 @@ def check_w0(w0: Any, d: int) -> np.ndarray:
 
 
 def check_privacy(eps: Any, delta: Any, *, allow_zero_delta: bool = False) -> tuple[float, float]:
+    """``(eps, delta)`` as floats; ``ValueError`` unless eps > 0 is finite and delta in
+    (0, 1) (or [0, 1) with ``allow_zero_delta``)."""
     try:
         eps = float(eps)
         delta = float(delta)
@@ -209,6 +213,7 @@ def check_privacy(eps: Any, delta: Any, *, allow_zero_delta: bool = False) -> tu
 
 
 def check_calibration(calibration: str) -> str:
+    """``calibration`` unchanged; ``ValueError`` unless one of :data:`CALIBRATIONS`."""
     if calibration not in CALIBRATIONS:
         raise ValueError(f"calibration must be one of {CALIBRATIONS}, got {calibration!r}")
     return calibration
@@ -304,6 +309,7 @@ class Recorder:
             self.values.append(W.copy())
 
     def result(self) -> dict[str, np.ndarray] | None:
+        """The recorded iterates, ``{"t": steps, "w": (reps, len(t), d)}``; None when not recording."""
         if self.every is None:
             return None
         return {"t": np.array(self.steps), "w": np.stack(self.values, axis=1) if self.values
@@ -378,6 +384,7 @@ class Algorithm:
         return self.run(objective, data, **kwargs)
 
     def summary(self) -> dict[str, Any]:
+        """One row of ``dptheory algorithms``: id, paper, title, theorems, privacy, needs."""
         return {"id": self.id, "paper": self.paper, "title": self.title, "theorem": self.theorem,
                 "privacy_theorem": self.privacy_theorem, "private": self.private,
                 "baseline": self.baseline,
