@@ -1,8 +1,7 @@
 """tran2022 — H. Tran, A. Cutkosky, *Momentum Aggregation for Private Non-convex ERM*,
-NeurIPS 2022 (arXiv 2210.06328). Source text: ``shared/seeds/001_d5f7233cc6445982.txt``
-(main body only; the appendix — COMPOSE, the reconstruction algorithm, the proofs of
-Proposition 13 / Lemma 17 and the privacy accounting — is absent, see the
-``[reconstructed]`` items). Catalog: CATALOG.md part II (31 items).
+NeurIPS 2022 (arXiv 2210.06328). Encoded from the main body only: the appendix (COMPOSE,
+the reconstruction algorithm, the proofs of Proposition 13 / Lemma 17 and the privacy
+accounting) is absent, see the ``[reconstructed]`` items. 31 catalog items.
 
 Printed letter -> shared symbol:
 
@@ -49,7 +48,7 @@ PAPER = Paper(
     title="Momentum Aggregation for Private Non-convex ERM",
     authors="Hoang Tran, Ashok Cutkosky",
     venue="NeurIPS 2022 (arXiv 2210.06328)",
-    source="shared/seeds/001_d5f7233cc6445982.txt",
+    source="main body (the appendix is not encoded)",
 )
 
 # --- the paper's letters bound to shared symbols ------------------------------------

@@ -1,7 +1,7 @@
 r"""wang2020 — D. Wang, J. Xu, *Escaping Saddle Points of Empirical Risk Privately and
 Scalably via DP-Trust Region Method* (DP-TR, Algorithm 1; DP-STR, Algorithm 2).
 
-Source text: ``shared/seeds/003_2dbca26000372e23.txt``; spec: CATALOG.md part III.
+ECML-PKDD 2020; encoded from the main text (29 catalog items).
 Proofs are in a supplement we do not have; items tagged ``.noise`` / ``.corrected`` are
 dptheory's own derivations placed beside the printed statements.
 
@@ -47,7 +47,7 @@ PAPER = Paper(
            "DP-Trust Region Method"),
     authors="Di Wang, Jinhui Xu",
     venue="ECML-PKDD 2020",
-    source="shared/seeds/003_2dbca26000372e23.txt",
+    source="main text (the supplement with the proofs is not encoded)",
 )
 
 # --- shared symbols, bound to the paper's letters ---------------------------------------

@@ -2,8 +2,7 @@
 
 Reference: X. Yang, H. Zhang, W. Chen, T.-Y. Liu, *Normalized/Clipped SGD with Perturbation
 for Differentially Private Non-Convex Optimization*, arXiv 2206.13033 (2022).
-Source text: ``shared/seeds/002_b4dafd8c2e66f905.txt`` (every formula stripped), catalog
-part V (``shared/spec/CATALOG.md``). Every formula here is the catalog's *reconstruction*;
+Encoded from a text of the paper whose formulas were stripped (the catalog's part V). Every formula here is the catalog's *reconstruction*;
 items carry provenance ``reconstructed`` or ``reconstructed-constants-unknown`` exactly as
 the catalog tags them (the three untagged prose items are ``printed``); derived variants are
 ``corrected``.
@@ -48,7 +47,7 @@ PAPER = Paper(
           "Non-Convex Optimization",
     authors="Xiaodong Yang, Huishuai Zhang, Wei Chen, Tie-Yan Liu",
     venue="arXiv 2206.13033 (2022)",
-    source="shared/seeds/002_b4dafd8c2e66f905.txt",
+    source="text with its formulas stripped: formulas reconstructed",
 )
 
 # --- paper's letters bound to shared symbols ---------------------------------------------

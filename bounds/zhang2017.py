@@ -1,8 +1,7 @@
 """zhang2017 — J. Zhang, K. Zheng, W. Mou, L. Wang, *Efficient Private ERM for Smooth
 Objectives*, IJCAI 2017 (output-perturbation gradient descent, RRPSGD).
 
-Source text: ``shared/seeds/004_83aa5496eb291d00.txt`` (main text and Appendix A).
-Catalog: ``shared/spec/CATALOG.md`` part IV (28 items). Every item below carries the
+Encoded from the main text and Appendix A (28 catalog items). Every item below carries the
 statement as printed; items with suffix ``.eps`` / ``.approx`` split the two parts of
 Theorems 2, 3 and 5, and items with suffix ``.corrected`` are variants derived here beside a
 printed claim that fails a check (the derivation is in their ``notes``).
@@ -48,7 +47,7 @@ PAPER = Paper(
     title="Efficient Private ERM for Smooth Objectives",
     authors="Jiaqi Zhang, Kai Zheng, Wenlong Mou, Liwei Wang",
     venue="IJCAI 2017",
-    source="shared/seeds/004_83aa5496eb291d00.txt",
+    source="main text and Appendix A",
 )
 
 # --- symbols ---------------------------------------------------------------------------

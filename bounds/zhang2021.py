@@ -1,7 +1,7 @@
 """zhang2021 — Q. Zhang, J. Ma, J. Lou, L. Xiong, *Private Stochastic Non-convex Optimization
 with Improved Utility Rates*, IJCAI 2021 (DPageEM: stagewise DP-SGD with early momentum).
 
-Source text: ``shared/seeds/000_5052799caee6efc5.txt``; spec: CATALOG.md Part I (35 items).
+Encoded from the main text (35 catalog items).
 The proofs are in a supplement that is not in our text.
 
 Printed letter -> symbol used here
@@ -48,7 +48,7 @@ PAPER = Paper(
     title="Private Stochastic Non-convex Optimization with Improved Utility Rates",
     authors="Qiuchen Zhang, Jing Ma, Jian Lou, Li Xiong",
     venue="IJCAI 2021",
-    source="shared/seeds/000_5052799caee6efc5.txt",
+    source="main text (the supplement with the proofs is not encoded)",
 )
 
 # --- shared symbols, bound to the paper's letters ---------------------------------------

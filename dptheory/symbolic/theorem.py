@@ -68,7 +68,7 @@ class Paper:
     title: str
     authors: str
     venue: str
-    source: str         # shared/seeds/<file>
+    source: str         # which text of the paper was encoded
 
 
 @dataclass(frozen=True, eq=False)

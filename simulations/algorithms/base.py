@@ -6,7 +6,7 @@ Every algorithm of the five papers is an :class:`Algorithm` whose ``run`` has th
         first_replicate=0, **params) -> RunResult
 
 and runs ``reps`` independent replicates at once: arrays carry a leading replicate axis and
-one Python loop over steps drives all of them (DESIGN.md, "The numeric side").
+one Python loop over steps drives all of them (vectorised over replicates).
 
 Randomness is batching-invariant: replicate ``r`` draws only from its own stream,
 ``SeedSequence(seed, spawn_key=(r,))`` (see :class:`ReplicateStreams`), so replicates

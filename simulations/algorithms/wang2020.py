@@ -1,9 +1,8 @@
 """Simulators of wang2020 (Wang & Xu, ECML-PKDD 2020): DP-TR, DP-STR and the DP-GD baseline.
 
 Reference: D. Wang, J. Xu, "Escaping Saddle Points of Empirical Risk Privately and Scalably
-via DP-Trust Region Method" (shared/seeds/003), Algorithms 1 and 2; catalog
-``bounds/wang2020.py`` (items ``wang2020.alg1``, ``wang2020.alg2``, ``wang2020.thm1``-``thm4``);
-CATALOG.md part III.
+via DP-Trust Region Method", ECML-PKDD 2020, Algorithms 1 and 2; catalog
+``bounds/wang2020.py`` (items ``wang2020.alg1``, ``wang2020.alg2``, ``wang2020.thm1``-``thm4``).
 
 Common choices (the printed text leaves them open):
 
