@@ -607,17 +607,22 @@ def audit_plugin(alg: Any, *, runs: int = PLUGIN_RUNS, seed: int = 0,
                        "interval_method": iv.method})
     out = audit_summary(result, confidence=confidence)
     out.update({"relation": claim.relation, "pilot": pilot, "seed": seed})
+    pw = out["evidence"]["ideal_power"]
+    audit_txt = (f"audit: eps >= {out['epsilon_lower']:.3g} (95%, {runs} + {runs} runs), "
+                 + _power_statement({**pw, "eps_detect": pw["eps_detect"] or math.inf},
+                                    claim.delta))
     if iv is not None and iv.lower > claim.epsilon and out["verdict"] != "refuted":
         out.update({"verdict": "refuted", "severity": "privacy",
                     "summary": f"the two-sided accountant certifies true eps in [{iv.lower:.4g}, "
                                f"{iv.upper:.4g}] > claimed eps = {claim.epsilon:g} "
-                               f"(delta = {claim.delta:g}); " + out["summary"]})
+                               f"(delta = {claim.delta:g}); {audit_txt}"})
     elif (iv is not None and iv.upper <= claim.epsilon and out["verdict"] == "inconclusive"):
         out.update({"verdict": "supported",
                     "summary": f"the two-sided accountant certifies true eps <= {iv.upper:.4g} "
-                               f"<= claimed eps = {claim.epsilon:g}; " + out["summary"],
+                               f"<= claimed eps = {claim.epsilon:g} for the declared mechanism; "
+                               f"{audit_txt}",
                     "power": "certified upper end of the declared mechanism (a lower end above "
-                             "the claim would have refuted it); audit: " + (out["power"] or "")})
+                             "the claim would have refuted it); " + audit_txt})
     out["accountant"] = None if iv is None else iv.as_dict()
     return out
 
