@@ -4,17 +4,16 @@ the default settings, the correctly noised one is not."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import sys
-import textwrap
 
 import pytest
 from scipy import optimize, stats
 
 from dptheory import registry
 from dptheory.cli import main
+from tests.plugins import install_plugin
 
 PLUGIN = '''
 import math
@@ -67,13 +66,8 @@ ALGORITHMS = [NoisySGD("mypkg.dpsgd-halfnoise", 0.5), NoisySGD("mypkg.dpsgd", 1.
 
 @pytest.fixture
 def plugin(tmp_path, monkeypatch):
-    (tmp_path / "mypkg_algs.py").write_text(textwrap.dedent(PLUGIN))
-    info = tmp_path / "mypkg-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mypkg\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[dptheory.algorithms]\nmypkg = mypkg_algs\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    importlib.invalidate_caches()
+    install_plugin(tmp_path, monkeypatch, dist="mypkg", module="mypkg_algs", source=PLUGIN,
+                   group="dptheory.algorithms", name="mypkg")
     registry.algorithms.cache_clear()
     yield
     sys.modules.pop("mypkg_algs", None)
