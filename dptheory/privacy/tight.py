@@ -37,7 +37,9 @@ Discretisation: the pessimistic PLD is accurate to about the discretisation inte
 optimistic one loses up to that interval in privacy loss *per composed step*, so its slack
 grows like T * interval / 2. The lower end's interval is chosen for a slack of ``rtol``
 times epsilon, but never finer than ``min_discretization`` (the cost is about
-1 / interval): long compositions get a certified but looser lower end, and the interval
+1 / interval); for long compositions the lower end is also computed on sub-compositions
+(the first T/2, T/4, ... steps: dropping steps is a post-processing) and the best is kept.
+Long compositions (T >= 1e5) still get a certified but loose lower end; the interval
 reports the expected slack.
 
 Failures of the library (NaN, negative or infinite epsilon from a finite mechanism,
@@ -175,10 +177,19 @@ def relation_of(event: Event) -> str:
 
 def _loss_span(parts: Iterable[_Part]) -> float:
     """Width of the privacy-loss range dp-accounting discretises for the widest part: the
-    Gaussian of shift 1 truncated where its tail mass is e^_LOG_TRUNCATION (z ~ 10 sd)
-    has losses in a range of width (1 + 2 z sigma)/sigma^2; subsampling only narrows it."""
+    Gaussian of shift 1 truncated where its tail mass is e^_LOG_TRUNCATION (z ~ 10 sd) has
+    losses within +-A, A = (1 + 2 z sigma)/(2 sigma^2); with sampling rate q < 1 a direction's
+    losses lie within log(1 - q + q e^A) - log(1 - q) of each other (both counted)."""
     z = math.sqrt(-2.0 * _LOG_TRUNCATION)
-    return max((1.0 + 2.0 * z * p.sigma) / p.sigma ** 2 for p in parts)
+    widths = []
+    for p in parts:
+        a = (1.0 + 2.0 * z * p.sigma) / (2.0 * p.sigma ** 2)
+        if p.q >= 1.0:
+            widths.append(2.0 * a)
+        else:
+            log1mq = math.log1p(-p.q)
+            widths.append(2.0 * (float(np.logaddexp(log1mq, math.log(p.q) + a)) - log1mq))
+    return max(widths)
 
 
 def _grid(parts: list[_Part], finest: float, max_points: float = MAX_POINTS) -> float:
@@ -347,16 +358,33 @@ def _lower_groups(parts: list[_Part], relation: str) -> list[list[_Part]]:
     return groups or [gauss]
 
 
-def _pld_lower(group: list[_Part], delta: float, relation: str, vdi: float) -> float:
-    plds = []
+#: fractions of the steps whose sub-composition also gives a lower end (dropping steps is a
+#: post-processing, and the optimistic slack shrinks with the steps kept): the best is kept
+_SUB_FRACTIONS = (1.0, 0.5, 0.25, 0.125, 0.0625)
+
+
+def _pld_lower(group: list[_Part], delta: float, relation: str,
+               vdi: float) -> tuple[float, float]:
+    """(lower end, its discretisation slack): the best over sub-compositions of the group."""
+    bases = []
     for p in group:
         if p.kind == "gaussian":
-            plds.append(_gaussian_pld(p.sigma, q=1.0, pessimistic=False, vdi=vdi))
+            bases.append((_gaussian_pld(p.sigma, q=1.0, pessimistic=False, vdi=vdi), 1))
         else:
             replace = p.kind == "poisson" and relation == "replace-one"
-            plds.append(_gaussian_pld(p.sigma, q=p.q, pessimistic=False, vdi=vdi,
-                                      replace_poisson=replace).self_compose(p.count))
-    return _epsilon_of(_compose(plds), delta)
+            bases.append((_gaussian_pld(p.sigma, q=p.q, pessimistic=False, vdi=vdi,
+                                        replace_poisson=replace), p.count))
+    best, slack, seen = -math.inf, 0.0, set()
+    for f in _SUB_FRACTIONS:
+        counts = tuple(max(1, int(round(c * f))) for _, c in bases)
+        if counts in seen:
+            continue
+        seen.add(counts)
+        plds = [b if c == 1 else b.self_compose(c) for (b, _), c in zip(bases, counts)]
+        eps = _epsilon_of(_compose(plds), delta)
+        if eps > best:
+            best, slack = eps, sum(counts) * vdi / 2.0
+    return best, slack
 
 
 def _validate(event: Event, delta: float, relation: str | None) -> tuple[list[_Part], str]:
@@ -414,13 +442,13 @@ def _interval_cached(event: Event, delta: float, relation: str | None, rtol: flo
         vdi = max(_grid(group, min_discretization, max_points),
                   min(COARSEST, 2.0 * rtol * max(upper, 1e-3) / T))
         try:
-            lo = _pld_lower(group, delta, rel, vdi)
+            lo, sl = _pld_lower(group, delta, rel, vdi)
         except (ArithmeticError, MemoryError, ValueError, FloatingPointError) as exc:
             raise _fail(parts, delta, f"{type(exc).__name__}: {exc}") from None
         if math.isnan(lo) or lo < 0:
             raise _fail(parts, delta, f"lower epsilon is {lo!r}")
         lowers.append(lo)
-        slack = max(slack, T * vdi / 2.0)
+        slack = max(slack, sl)
     lower = min(max(lowers), upper)     # both certified: the lower end cannot exceed the upper
     how = ("dp-accounting optimistic PLD of a pair of neighbouring datasets that realises the "
            "worst case (expected discretisation slack %.3g)" % slack)
