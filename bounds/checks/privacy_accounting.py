@@ -651,7 +651,7 @@ def _dpstr_point(eps: float, q: float, T: int, delta: float = DPSTR_DELTA) -> di
     zg, zh = sigma * size / 2.0, sigma_h * size / (2.0 * math.sqrt(p))
     event = ComposedEvent((SelfComposedEvent(SampledEvent(q, "fixed-size", GaussianEvent(zg)), T),
                            SelfComposedEvent(SampledEvent(q, "fixed-size", GaussianEvent(zh)), T)))
-    iv = epsilon_interval(event, delta, rtol=0.02, max_points=100_000)
+    iv = epsilon_interval(event, delta, rtol=0.02, min_discretization=5e-5, max_points=50_000)
     return {"eps": eps, "q": q, "T": T, "delta": delta, "claimed": eps, "route": route,
             "eps_lower": iv.lower, "eps_upper": iv.upper, "multiplier_grad": _fmt(zg),
             "multiplier_hess": _fmt(zh), "method": iv.method}

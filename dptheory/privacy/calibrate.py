@@ -155,12 +155,49 @@ def get_noise_multiplier(*, target_epsilon: float, target_delta: float, sample_r
     _validate(accountant, sampling, conversion)
     T = resolve_steps(sample_rate, steps, epochs)
 
-    def eps(s: float) -> float:
+    def eps(s: float, acc: str = accountant) -> float:
         return get_epsilon(noise_multiplier=s, target_delta=target_delta,
                            sample_rate=sample_rate, steps=T, sampling=sampling,
-                           conversion=conversion, orders=orders, accountant=accountant)
+                           conversion=conversion, orders=orders, accountant=acc)
 
-    return smallest_noise(eps, target_epsilon, rtol=rtol)
+    if accountant == "rdp":
+        return smallest_noise(eps, target_epsilon, rtol=rtol)
+    # tight: the RDP calibration is a valid upper end (the tight upper end never exceeds
+    # RDP's), so only a short bracket remains; each evaluation is a PLD, so bisect with
+    # interpolation in log-log (Illinois), keeping eps(hi) <= target throughout
+    hi = smallest_noise(lambda s: eps(s, "rdp"), target_epsilon, rtol=rtol)
+    return _refine_down(eps, target_epsilon, hi, rtol)
+
+
+def _refine_down(eps_of: Callable[[float], float], target: float, hi: float,
+                 rtol: float) -> float:
+    """Smallest s <= ``hi`` (to ``rtol``) with eps_of(s) <= target, given eps_of(hi) <= target."""
+    f_hi = math.log(max(eps_of(hi), 1e-300) / target)          # <= 0
+    lo = hi
+    f_lo = f_hi
+    while f_lo <= 0:
+        lo /= 1.25
+        f_lo = math.log(max(eps_of(lo), 1e-300) / target)
+        if lo < 1e-6:
+            return hi
+    side = 0
+    while hi - lo > rtol * hi:
+        x_lo, x_hi = math.log(lo), math.log(hi)
+        x = x_hi - f_hi * (x_hi - x_lo) / (f_hi - f_lo) if f_hi != f_lo else 0.5 * (x_lo + x_hi)
+        x = min(max(x, x_lo + 0.01 * (x_hi - x_lo)), x_hi - 0.01 * (x_hi - x_lo))
+        mid = math.exp(x)
+        f_mid = math.log(max(eps_of(mid), 1e-300) / target)
+        if f_mid <= 0:
+            hi, f_hi = mid, f_mid
+            if side == 1:
+                f_lo /= 2.0                   # Illinois: the stale end pulls less
+            side = 1
+        else:
+            lo, f_lo = mid, f_mid
+            if side == -1:
+                f_hi /= 2.0
+            side = -1
+    return hi
 
 
 def smallest_noise(eps_of: Callable[[float], float], target_epsilon: float, *,

@@ -375,12 +375,18 @@ def _pld_lower(group: list[_Part], delta: float, relation: str,
             bases.append((_gaussian_pld(p.sigma, q=p.q, pessimistic=False, vdi=vdi,
                                         replace_poisson=replace), p.count))
     best, slack, seen = -math.inf, 0.0, set()
-    for f in _SUB_FRACTIONS:
-        counts = tuple(max(1, int(round(c * f))) for _, c in bases)
+    # sub-compositions: every part scaled by f, and each part alone (dropping a mechanism is
+    # a post-processing too, and spares its share of the slack)
+    choices = [tuple(max(1, int(round(c * f))) for _, c in bases) for f in _SUB_FRACTIONS]
+    if len(bases) > 1:
+        choices += [tuple(c if j == i else 0 for j, (_, c) in enumerate(bases))
+                    for i in range(len(bases))]
+    for counts in choices:
         if counts in seen:
             continue
         seen.add(counts)
-        plds = [b if c == 1 else b.self_compose(c) for (b, _), c in zip(bases, counts)]
+        plds = [b if c == 1 else b.self_compose(c)
+                for (b, _), c in zip(bases, counts) if c > 0]
         eps = _epsilon_of(_compose(plds), delta)
         if eps > best:
             best, slack = eps, sum(counts) * vdi / 2.0

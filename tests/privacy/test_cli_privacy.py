@@ -78,7 +78,7 @@ def test_account_tight_both_ends_and_method(capsys):
 
 def test_calibrate_tight_saves_noise(capsys):
     d = run_json(capsys, ["calibrate", "--target-epsilon", "2", "--target-delta", "1e-5",
-                          "--sample-rate", "0.01", "--steps", "500", "--accountant", "tight"])
+                          "--sample-rate", "0.01", "--steps", "100", "--accountant", "tight"])
     assert d["epsilon"] <= 2.0
     assert d["noise_multiplier"] < d["noise_multiplier_rdp"] and 0 < d["saving"] < 1
 
