@@ -38,6 +38,12 @@ from dptheory.symbolic.assumptions import BoundedBelow, BoundedGradient, Smooth
 from dptheory.symbolic.symbols import S, register
 from dptheory.symbolic.theorem import Catalog, Paper
 
+# Theorems 6 and 9 set the step of the normalized update to eta = 1/sqrt(N T), a pure
+# number; the step of w - eta m/||m|| is a displacement ([w]), so the paper measures
+# parameters in units where [w] = 1. Dimensional issues this convention covers are not
+# findings.
+NORMALIZED_UNITS = {U.W: 1}
+
 PAPER = Paper(
     key="tran2022",
     title="Momentum Aggregation for Private Non-convex ERM",
@@ -452,7 +458,8 @@ _add(
 # =====================================================================================
 _add(
     id="tran2022.prop13", title="Sensitivity of a tree node (Proposition 13)",
-    kind="proposition", provenance="reconstructed", source="Proof sketch of Theorem 4 (Proposition 13 in the appendix)",
+    kind="proposition", provenance="reconstructed", printed_statement=True,
+    source="Proof sketch of Theorem 4 (Proposition 13 in the appendix)",
     category="sensitivity",
     statement=r"\Delta=2\alpha G\sum_{j=0}^{\lceil|y-z|/N\rceil-1}(1-\alpha)^{jN}\le4\alpha G"
               r"\quad(\alpha\ge1/N)",
@@ -743,7 +750,7 @@ _add(
 
 _add(
     id="tran2022.eq3", title="Recombination identity (eq. (3), Lemma 17)", kind="lemma",
-    provenance="reconstructed",
+    provenance="reconstructed", printed_statement=True,
     source="Sec. 4, eq. (3); Lemma 17 (appendix)", category="identity",
     statement=r"G_{[1,t]}=(1-\alpha)^{t-r}G_{[1,r]}+\sum_{i=0}^{q-1}(1-\alpha)^{Ni}(1-\gamma)^"
               r"{q-(i+1)}G_{[r+1,r+N]}+\sum_{i=1}^{q-1}\Big(\sum_{j=0}^{i-1}(1-\gamma)^j(1-\alpha)^"

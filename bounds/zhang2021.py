@@ -35,9 +35,12 @@ from dptheory.symbolic import (BoundedLoss, BoundedVariance, Lipschitz, Paper, P
                                Theorem, WeaklyQuasiConvex, register, units)
 
 
-# Sec. 2.1: "without loss of generality, |f(w, z)| <= 1" fixes the unit of loss values, so
-# the dimensional analysis of this paper takes [F] = 1 (CATALOG.md, Conventions).
-NORMALIZED_UNITS = {units.F: 1}
+# The paper fixes both base units. Sec. 2.1: "without loss of generality, |f(w, z)| <= 1"
+# fixes the unit of loss values ([F] = 1). Remark 1's "mu << 1" and the step condition
+# "eta0 <= max{theta(1-varrho)^2/(2 beta), 1}" compare a PL constant ([F]/[w]^2) and a step
+# ([w]^2/[F]) with pure numbers, which with [F] = 1 fixes [w] = 1 as well. Dimensional issues
+# these conventions cover are not findings.
+NORMALIZED_UNITS = {units.F: 1, units.W: 1}
 
 PAPER = Paper(
     key="zhang2021",

@@ -13,6 +13,10 @@ cell's key as ``SeedSequence(base_seed, spawn_key=<sha256 of the key as 32-bit w
 (a stable hash: Python's ``hash()`` is salted per process and must never be used), and
 :func:`seed_cells` adds it to cells that have none.
 
+Local workers (loky processes) watch the process that started the sweep and exit within
+about half a second of its death, so a SIGKILLed ``dptheory verify`` leaves no orphan
+computing on (:func:`_watch_parent`).
+
 Results come back as they would from the store (JSON round-trip: float64 exact, tuples as
 lists, numpy arrays kept as arrays), whether computed now or read from an earlier attempt,
 so a resumed run returns exactly what an uninterrupted one does.
@@ -21,6 +25,7 @@ so a resumed run returns exactly what an uninterrupted one does.
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 import socket
 import sys
@@ -94,6 +99,47 @@ def _run_one(func: Callable[[dict[str, Any]], Any], cell: Mapping[str, Any],
         return key, False, payload, time.perf_counter() - start
 
 
+# -- no orphans: a local worker exits when the process that started the sweep dies ---------
+_WATCH_INTERVAL = 0.5      # seconds between two looks at the parent
+_watching: int | None = None
+
+
+def _parent_gone(parent_pid: int, ppid_at_start: int) -> bool:
+    if os.getppid() != ppid_at_start:            # reparented: the parent has died
+        return True
+    try:
+        os.kill(parent_pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:                      # alive, owned by someone else
+        return False
+    return False
+
+
+def _watch_parent(parent_pid: int) -> None:
+    """Start (once per worker process) a daemon thread that ends the process as soon as
+    ``parent_pid`` is gone: a SIGKILLed ``dptheory verify`` leaves no worker computing on."""
+    global _watching
+    if _watching == parent_pid or os.getpid() == parent_pid:
+        return
+    _watching = parent_pid
+    ppid_at_start = os.getppid()
+
+    def watch() -> None:
+        while not _parent_gone(parent_pid, ppid_at_start):
+            time.sleep(_WATCH_INTERVAL)
+        os._exit(1)   # no cleanup: the results of an orphan have nowhere to go
+
+    threading.Thread(target=watch, name="dptheory-parent-watch", daemon=True).start()
+
+
+def _run_in_worker(parent_pid: int, func: Callable[[dict[str, Any]], Any],
+                   cell: Mapping[str, Any], key: str) -> tuple[str, bool, Any, float]:
+    """:func:`_run_one` in a local worker process, watched by :func:`_watch_parent`."""
+    _watch_parent(parent_pid)
+    return _run_one(func, cell, key)
+
+
 def _serial(func: Callable, todo: Sequence[tuple[dict, str]]) -> Iterator[tuple]:
     for cell, key in todo:
         yield _run_one(func, cell, key)
@@ -102,7 +148,8 @@ def _serial(func: Callable, todo: Sequence[tuple[dict, str]]) -> Iterator[tuple]
 def _joblib(func: Callable, todo: Sequence[tuple[dict, str]], n_jobs: int) -> Iterator[tuple]:
     from joblib import Parallel, delayed
     parallel = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")
-    gen = parallel(delayed(_run_one)(func, cell, key) for cell, key in todo)
+    parent = os.getpid()
+    gen = parallel(delayed(_run_in_worker)(parent, func, cell, key) for cell, key in todo)
     try:
         yield from gen
     finally:

@@ -9,11 +9,10 @@ import numpy as np
 
 def regime_map_figure(data: dict[str, Any], names: tuple[str, str], path: str) -> str:
     """Save a regime map (from :func:`dptheory.symbolic.derive.regime_map`) to ``path``."""
-    import matplotlib
-    matplotlib.use("Agg")       # no display on servers and in CI
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure   # not pyplot: the caller's backend is left alone
 
-    fig, ax = plt.subplots(figsize=(5.5, 4.2), dpi=120)
+    fig = Figure(figsize=(5.5, 4.2), dpi=120)
+    ax = fig.add_subplot()
     z = data["log10_ratio"]
     lim = float(np.nanmax(np.abs(z))) or 1.0
     mesh = ax.pcolormesh(data["x"], data["y"], z, cmap="RdBu_r", vmin=-lim, vmax=lim,
@@ -28,5 +27,4 @@ def regime_map_figure(data: dict[str, Any], names: tuple[str, str], path: str) -
     fig.colorbar(mesh, ax=ax)
     fig.tight_layout()
     fig.savefig(path)
-    plt.close(fig)
     return path

@@ -15,10 +15,20 @@ that decode back to arrays of the same dtype and shape. See :func:`dumps` and :f
 Several processes may write to the same file at once: the database is in WAL mode, every
 connection waits on a busy timeout, and every write transaction (``BEGIN IMMEDIATE``) is
 retried with back-off while the database is locked.
+
+Nothing read is trusted blindly. Each cell carries the SHA-256 of its result text, checked
+on every read: a cell whose text does not match (or that has no checksum, written by an
+older version) counts as not finished, so it is recomputed, and the event is recorded in
+the ``events`` table (:meth:`Store.events`). Opening a file runs ``PRAGMA
+integrity_check``. A file that is damaged, not a database, read-only, or on a full disk
+raises :class:`~dptheory.errors.StoreError` with one line naming the file and the remedy:
+``dptheory store check FILE`` says what is wrong, ``dptheory store repair FILE`` moves the
+damaged file aside and keeps every cell that still verifies (:func:`repair`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -31,9 +41,10 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 import numpy as np
 
+from dptheory.errors import StoreError
 from dptheory.verify.verdict import Finding
 
-__all__ = ["Store", "cell_key", "dumps", "loads"]
+__all__ = ["Store", "cell_key", "checksum", "dumps", "loads", "repair"]
 
 T = TypeVar("T")
 
@@ -53,6 +64,7 @@ CREATE TABLE IF NOT EXISTS cells (
     wall_time REAL,
     finished  TEXT,
     attempts  INTEGER NOT NULL DEFAULT 1,
+    checksum  TEXT,
     PRIMARY KEY (run_id, key)
 );
 CREATE TABLE IF NOT EXISTS findings (
@@ -66,7 +78,19 @@ CREATE TABLE IF NOT EXISTS findings (
     created   TEXT NOT NULL,
     grading   TEXT NOT NULL DEFAULT '{}'
 );
+CREATE TABLE IF NOT EXISTS events (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id   TEXT,
+    key      TEXT,
+    kind     TEXT NOT NULL,
+    detail   TEXT NOT NULL DEFAULT '',
+    created  TEXT NOT NULL
+);
 """
+
+# Columns added after the first release: (table, column, declaration) added to older files.
+_MIGRATIONS = (("cells", "checksum", "TEXT"),
+               ("findings", "grading", "TEXT NOT NULL DEFAULT '{}'"))
 
 RUN_STATUSES = ("running", "done", "failed", "interrupted")
 CELL_STATUSES = ("done", "error")
@@ -139,6 +163,11 @@ def cell_key(cell: Mapping[str, Any]) -> str:
         raise ValueError(f"cell parameters must be JSON values: {exc}") from None
 
 
+def checksum(text: str) -> str:
+    """SHA-256 (hex) of a cell's result text, stored beside it and checked on read."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
@@ -157,39 +186,104 @@ class Store:
     """
 
     def __init__(self, path: str | os.PathLike[str], *, busy_timeout: float = 30.0,
-                 retry_for: float = 120.0):
+                 retry_for: float = 120.0, read_only: bool = False):
         if busy_timeout <= 0 or retry_for <= 0:
             raise ValueError(f"busy_timeout and retry_for must be > 0, got {busy_timeout}, {retry_for}")
         self.path = Path(path)
         if str(path) != ":memory:" and self.path.parent and not self.path.parent.exists():
             raise ValueError(f"path: directory {self.path.parent} does not exist")
+        if self.path.is_dir():
+            raise StoreError(f"store {self.path} is a directory; give the path of a file "
+                             "(e.g. DIR/results.sqlite)")
+        if read_only and not self.path.is_file():
+            raise StoreError(f"store {self.path} does not exist")
         self.busy_timeout = float(busy_timeout)
         self.retry_for = float(retry_for)
+        self.read_only = bool(read_only)
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
+        self._reported: set[tuple[str, str]] = set()
+        self.integrity_events: list[dict[str, Any]] = []
         self._connect()
 
     # -- connection -----------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
         if self._conn is None:
-            conn = sqlite3.connect(str(self.path), timeout=self.busy_timeout,
-                                   isolation_level=None, check_same_thread=False)
+            try:
+                if self.read_only:
+                    conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                           timeout=self.busy_timeout, isolation_level=None,
+                                           check_same_thread=False)
+                else:
+                    conn = sqlite3.connect(str(self.path), timeout=self.busy_timeout,
+                                           isolation_level=None, check_same_thread=False)
+            except sqlite3.Error as exc:
+                raise self._error(exc) from None
             self._conn = conn
             try:
-                self._retry(lambda: conn.execute("PRAGMA journal_mode=WAL").fetchone())
+                if not self.read_only:
+                    self._retry(lambda: conn.execute("PRAGMA journal_mode=WAL").fetchone())
                 conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
                 # WAL + NORMAL: a committed cell survives a crash of the process (SIGKILL).
                 conn.execute("PRAGMA synchronous=NORMAL")
-                self._retry(lambda: conn.executescript(_SCHEMA))
-                cols = {r[1] for r in conn.execute("PRAGMA table_info(findings)")}
-                if "grading" not in cols:      # a store written before findings were graded
-                    self._retry(lambda: conn.execute(
-                        "ALTER TABLE findings ADD COLUMN grading TEXT NOT NULL DEFAULT '{}'"))
-            except BaseException:
+                problems = self._integrity(conn)
+                if problems:
+                    raise StoreError(self._damaged(f"integrity check: {problems[0]}"))
+                if not self.read_only:
+                    self._retry(lambda: conn.executescript(_SCHEMA))
+                    self._migrate(conn)
+            except BaseException as exc:
                 conn.close()
                 self._conn = None
+                if isinstance(exc, sqlite3.Error):
+                    raise self._error(exc) from None
                 raise
         return self._conn
+
+    @staticmethod
+    def _integrity(conn: sqlite3.Connection) -> list[str]:
+        """The problems ``PRAGMA integrity_check`` reports (empty when the file is sound)."""
+        rows = [r[0] for r in conn.execute("PRAGMA integrity_check").fetchall()]
+        return [] if rows == ["ok"] else rows
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        for table, column, decl in _MIGRATIONS:
+            have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self._retry(lambda: conn.execute(
+                    f"ALTER TABLE {table} ADD COLUMN {column} {decl}"))
+
+    def _columns(self, table: str) -> set[str]:
+        with self._lock:
+            conn = self._connect()
+            return {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+
+    def _damaged(self, what: str) -> str:
+        return (f"store {self.path} is damaged ({what}); run `dptheory store check {self.path}` "
+                f"to see what is wrong, or `dptheory store repair {self.path}` to move it aside "
+                "and keep the cells that still verify (the others are recomputed)")
+
+    def _error(self, exc: sqlite3.Error) -> StoreError:
+        """One line naming the file and the remedy for an SQLite error."""
+        msg = str(exc).lower()
+        if "readonly" in msg or "read-only" in msg:
+            text = (f"store {self.path} is read-only ({exc}); make it writable or write the "
+                    "results elsewhere (--out / --store)")
+        elif "full" in msg or "disk i/o" in msg:
+            text = (f"cannot write store {self.path} ({exc}): the disk is full or failing; "
+                    "free space or write the results elsewhere (--out / --store)")
+        elif "not a database" in msg or "malformed" in msg or "corrupt" in msg:
+            text = self._damaged(str(exc))
+        elif "unable to open" in msg:
+            text = (f"cannot open store {self.path} ({exc}); check that its folder exists "
+                    "and is writable, or give another path (--out / --store)")
+        elif "locked" in msg or "busy" in msg:
+            text = (f"store {self.path} stayed locked by another process for over "
+                    f"{self.retry_for:g} s ({exc}); wait for it to finish or use another path")
+        else:
+            text = (f"store {self.path} cannot be used ({type(exc).__name__}: {exc}); run "
+                    f"`dptheory store check {self.path}`")
+        return StoreError(text)
 
     def _retry(self, op: Callable[[], T]) -> T:
         deadline = time.monotonic() + self.retry_for
@@ -206,6 +300,8 @@ class Store:
 
     def _write(self, statements: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``statements`` in one ``BEGIN IMMEDIATE`` transaction, retried while locked."""
+        if self.read_only:
+            raise StoreError(f"store {self.path} was opened read-only")
         with self._lock:
             conn = self._connect()
 
@@ -214,16 +310,28 @@ class Store:
                 try:
                     out = statements(conn)
                 except BaseException:
-                    conn.execute("ROLLBACK")
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
                     raise
                 conn.execute("COMMIT")
                 return out
-            return self._retry(tx)
+            try:
+                return self._retry(tx)
+            except sqlite3.Error as exc:
+                if conn.in_transaction:
+                    try:
+                        conn.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
+                raise self._error(exc) from None
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         with self._lock:
             conn = self._connect()
-            return self._retry(lambda: conn.execute(sql, params).fetchall())
+            try:
+                return self._retry(lambda: conn.execute(sql, params).fetchall())
+            except sqlite3.Error as exc:
+                raise self._error(exc) from None
 
     def close(self) -> None:
         with self._lock:
@@ -238,12 +346,16 @@ class Store:
         self.close()
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"path": self.path, "busy_timeout": self.busy_timeout, "retry_for": self.retry_for}
+        return {"path": self.path, "busy_timeout": self.busy_timeout, "retry_for": self.retry_for,
+                "read_only": self.read_only}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self.read_only = state.get("read_only", False)
         self._lock = threading.RLock()
         self._conn = None
+        self._reported = set()
+        self.integrity_events = []
 
     def __repr__(self) -> str:
         return f"Store({str(self.path)!r})"
@@ -305,7 +417,8 @@ class Store:
     # -- cells ------------------------------------------------------------------------
     def put(self, run_id: str, key: str, result: Any, *, wall_time: float | None = None,
             status: str = "done", encoded: bool = False) -> None:
-        """Write one cell and commit at once. ``encoded``: ``result`` is already JSON text.
+        """Write one cell with the checksum of its result and commit at once. ``encoded``:
+        ``result`` is already JSON text.
 
         Writing a cell again replaces it and increments its ``attempts`` count.
         """
@@ -313,25 +426,74 @@ class Store:
             raise ValueError(f"status must be one of {CELL_STATUSES}, got {status!r}")
         text = result if encoded else dumps(result)
         self._write(lambda c: c.execute(
-            "INSERT INTO cells (run_id, key, status, result, wall_time, finished, attempts) "
-            "VALUES (?, ?, ?, ?, ?, ?, 1) ON CONFLICT(run_id, key) DO UPDATE SET "
+            "INSERT INTO cells (run_id, key, status, result, wall_time, finished, attempts, "
+            "checksum) VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT(run_id, key) DO UPDATE SET "
             "status=excluded.status, result=excluded.result, wall_time=excluded.wall_time, "
-            "finished=excluded.finished, attempts=cells.attempts + 1",
-            (run_id, key, status, text, wall_time, _now())))
+            "finished=excluded.finished, attempts=cells.attempts + 1, "
+            "checksum=excluded.checksum",
+            (run_id, key, status, text, wall_time, _now(), checksum(text))))
+
+    def _done_rows(self, run_id: str, key: str | None = None) -> list[tuple[str, str]]:
+        """``(key, result text)`` of the finished cells whose text matches its checksum, in
+        key order; the others are reported (:meth:`events`) and left out, so they count as
+        not finished and are recomputed."""
+        digest = "checksum" if "checksum" in self._columns("cells") else "NULL"
+        sql = f"SELECT key, result, {digest} FROM cells WHERE run_id=? AND status='done'"
+        params: tuple = (run_id,)
+        if key is not None:
+            sql += " AND key=?"
+            params += (key,)
+        good, bad = [], []
+        for k, text, stored in self._read(sql + " ORDER BY key", params):
+            if isinstance(text, str) and stored is not None and checksum(text) == stored:
+                good.append((k, text))
+            else:
+                bad.append((k, "no-checksum" if stored is None else "checksum-mismatch"))
+        if bad:
+            self._report(run_id, bad)
+        return good
+
+    def _report(self, run_id: str, bad: list[tuple[str, str]]) -> None:
+        new = [(k, kind) for k, kind in bad if (run_id, k) not in self._reported]
+        if not new:
+            return
+        self._reported.update((run_id, k) for k, _ in new)
+        details = {"checksum-mismatch": "stored result does not match its checksum; recomputed",
+                   "no-checksum": "stored result has no checksum (older store); recomputed"}
+        rows = [(run_id, k, kind, details[kind], _now()) for k, kind in new]
+        self.integrity_events.extend({"run_id": r, "key": k, "kind": kind, "detail": dt}
+                                     for r, k, kind, dt, _ in rows)
+        if not self.read_only:
+            self._write(lambda c: c.executemany(
+                "INSERT INTO events (run_id, key, kind, detail, created) VALUES (?, ?, ?, ?, ?)",
+                rows))
+
+    def events(self, run_id: str | None = None) -> list[dict[str, Any]]:
+        """Integrity events (cells whose stored result failed its checksum and were
+        recomputed), oldest first."""
+        if "kind" not in self._columns("events"):
+            return list(self.integrity_events)
+        sql = "SELECT run_id, key, kind, detail, created FROM events"
+        params: tuple = ()
+        if run_id is not None:
+            sql += " WHERE run_id=?"
+            params = (run_id,)
+        return [{"run_id": r, "key": k, "kind": kind, "detail": dt, "created": c}
+                for r, k, kind, dt, c in self._read(sql + " ORDER BY id", params)]
 
     def get(self, run_id: str, key: str) -> Any:
-        """The result of a finished cell; ``KeyError`` when it is not finished."""
-        rows = self._read("SELECT result FROM cells WHERE run_id=? AND key=? AND status='done'",
-                          (run_id, key))
+        """The result of a finished cell; ``KeyError`` when it is not finished (or its
+        stored result fails its checksum)."""
+        rows = self._done_rows(run_id, key)
         if not rows:
             raise KeyError(key)
-        return loads(rows[0][0])
+        return loads(rows[0][1])
 
     def results(self, run_id: str, keys: Iterable[str] | None = None) -> dict[str, Any]:
         """``{key: result}`` of the finished cells of a run: all of them in key order, or
-        those among ``keys`` in the order of ``keys``."""
-        rows = self._read("SELECT key, result FROM cells WHERE run_id=? AND status='done' "
-                          "ORDER BY key", (run_id,))
+        those among ``keys`` in the order of ``keys``. Cells failing their checksum are left
+        out (and reported)."""
+        rows = self._done_rows(run_id)
         if keys is None:
             return {k: loads(r) for k, r in rows}
         texts = dict(rows)
@@ -345,8 +507,7 @@ class Store:
                 for k, s, w, f, a in rows]
 
     def finished(self, run_id: str) -> set[str]:
-        return {k for (k,) in self._read(
-            "SELECT key FROM cells WHERE run_id=? AND status='done'", (run_id,))}
+        return {k for k, _ in self._done_rows(run_id)}
 
     def pending(self, run_id: str, keys: Iterable[str]) -> list[str]:
         """The keys (in the given order) that have no finished result in this run."""
@@ -373,7 +534,10 @@ class Store:
 
     def findings(self, run_id: str | None = None) -> list[dict[str, Any]]:
         """Findings of all runs (or of one), oldest first: ``Finding.as_dict()`` plus
-        ``run_id`` and ``created``."""
+        ``run_id`` and ``created``. Findings stored before they were graded (a file of the
+        first release, opened read-only so not migrated) are left out."""
+        if "grading" not in self._columns("findings"):
+            return []
         sql = ("SELECT run_id, item, check_id, summary, evidence, reproduce, created, grading "
                "FROM findings")
         params: tuple = ()
@@ -392,3 +556,109 @@ class Store:
                        .as_dict() | {"run_id": rid, "created": created})
         return out
 
+
+
+# ---------------------------------------------------------------------------- check / repair
+def _companions(path: Path) -> list[Path]:
+    """The file and its WAL and shared-memory companions."""
+    return [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+
+
+def check(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """What is wrong with a store file, read-only: ``{"path", "ok", "problem", "runs",
+    "cells", "bad_cells", "events"}``. ``problem`` is None for a sound file; ``bad_cells``
+    lists the finished cells whose result fails its checksum (or has none)."""
+    path = Path(path)
+    out: dict[str, Any] = {"path": str(path), "ok": False, "problem": None, "runs": 0,
+                           "cells": 0, "bad_cells": [], "events": 0}
+    try:
+        store = Store(path, read_only=True)
+    except StoreError as exc:
+        out["problem"] = str(exc)
+        return out
+    with store:
+        try:
+            runs = store.runs()
+            out["runs"] = len(runs)
+            for run in runs:
+                out["cells"] += sum(run["cells"].values())
+                store._done_rows(run["id"])
+            out["bad_cells"] = [{"run_id": e["run_id"], "key": e["key"], "kind": e["kind"]}
+                                for e in store.integrity_events]
+            out["events"] = len(store.events())
+        except StoreError as exc:
+            out["problem"] = str(exc)
+            return out
+    out["ok"] = not out["bad_cells"]
+    if out["bad_cells"]:
+        out["problem"] = (f"{len(out['bad_cells'])} finished cells fail their checksum; they "
+                          "are recomputed on the next run (or dropped by `dptheory store repair`)")
+    return out
+
+
+def _salvage(source: Path) -> tuple[list[tuple], list[tuple], list[tuple]]:
+    """Runs, verified cells and findings that can still be read from ``source``."""
+    runs: list[tuple] = []
+    cells: list[tuple] = []
+    findings: list[tuple] = []
+    try:
+        conn = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return runs, cells, findings
+    try:
+        queries = {
+            "runs": "SELECT id, created, command, config, status FROM runs",
+            "cells": "SELECT run_id, key, status, result, wall_time, finished, attempts, "
+                     "checksum FROM cells WHERE status='done'",
+            "findings": "SELECT run_id, item, check_id, summary, evidence, reproduce, created, "
+                        "grading FROM findings",
+        }
+        for name, sql in queries.items():
+            target = {"runs": runs, "cells": cells, "findings": findings}[name]
+            try:
+                cursor = conn.execute(sql)
+                while True:   # row by row: a damaged page ends the table, not the salvage
+                    row = cursor.fetchone()
+                    if row is None:
+                        break
+                    if name != "cells" or (isinstance(row[3], str) and row[7] == checksum(row[3])):
+                        target.append(row)
+            except sqlite3.Error:
+                continue
+    finally:
+        conn.close()
+    return runs, cells, findings
+
+
+def repair(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Move a store aside (``FILE.damaged-<UTC time>``, with its WAL files) and write a new
+    one at ``path`` holding every run, every finished cell whose result still matches its
+    checksum, and every finding that can be read. Cells left behind are recomputed by the
+    next run. Returns ``{"path", "moved_to", "runs", "cells_kept", "findings"}``."""
+    path = Path(path)
+    if not path.is_file():
+        raise StoreError(f"store {path} does not exist (nothing to repair)")
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    try:
+        for src, dst in zip(_companions(path), _companions(aside)):
+            if src.exists():
+                src.rename(dst)
+    except OSError as exc:
+        raise StoreError(f"cannot move store {path} aside ({exc.strerror}); check the folder "
+                         "is writable") from None
+    runs, cells, findings = _salvage(aside)
+    with Store(path) as fresh:
+        def tx(c: sqlite3.Connection) -> None:
+            c.executemany("INSERT OR IGNORE INTO runs (id, created, command, config, status) "
+                          "VALUES (?, ?, ?, ?, ?)", runs)
+            c.executemany("INSERT OR IGNORE INTO cells (run_id, key, status, result, wall_time, "
+                          "finished, attempts, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", cells)
+            c.executemany("INSERT INTO findings (run_id, item, check_id, summary, evidence, "
+                          "reproduce, created, grading) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", findings)
+            c.execute("INSERT INTO events (run_id, key, kind, detail, created) "
+                      "VALUES (NULL, NULL, 'repair', ?, ?)",
+                      (f"moved the damaged file to {aside.name}; kept {len(cells)} cells", _now()))
+        fresh._write(tx)
+    return {"path": str(path), "moved_to": str(aside), "runs": len(runs),
+            "cells_kept": len(cells), "findings": len(findings)}

@@ -61,10 +61,13 @@ def test_table_formats(capsys, fmt):
 
 def test_findings_json(capsys):
     code, out, _ = run(capsys, "findings", "--no-checks", "--json")
-    rows = json.loads(out)
+    data = json.loads(out)
     assert code == 0
-    for r in rows:
-        assert {"id", "check", "summary", "evidence"} <= set(r)
+    for r in data["findings"]:
+        assert {"id", "check", "summary", "evidence", "severity", "consequence", "root",
+                "provenance"} <= set(r)
+        assert r["provenance"] == "printed"          # dptheory's own items are kept apart
+    assert isinstance(data["own_items"], int) and isinstance(data["notes"], int)
 
 
 @pytest.mark.parametrize("argv,needle", [

@@ -1,35 +1,58 @@
 """The ``dptheory`` command line.
 
 Every command is registered by a module of this package through ``register(sub)`` and
-returns ``(data, text)``: ``data`` is JSON-serialisable and printed with ``--json``,
-``text`` is the human rendering. Bad input (``ValueError``) prints one line on stderr and
-exits with code 2; no traceback ever reaches the user.
+returns ``(data, text)``: ``data`` is printed with ``--json`` as strict JSON (NaN and
+infinities become null with the reason beside them, :mod:`dptheory.cli.jsonout`), ``text``
+is the human rendering.
+
+:func:`main` is the one error boundary. A failure that is the user's (a bad value, an
+impossible request, a resource limit, an unwritable path, a damaged store, a closed pipe,
+a full disk; see :func:`dptheory.errors.describe_failure`) prints one line on stderr and
+exits with code 2. Anything else is a bug: one line and exit code 1, with the traceback
+under ``--debug``. No traceback reaches the user otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import json
+import os
 import sys
+import traceback
+import warnings
 from typing import Any, Callable, Sequence
 
+from dptheory.cli.jsonout import dumps_strict
+from dptheory.errors import describe_failure
+
 # Command modules, each exposing register(subparsers). Order = order in --help.
-COMMAND_MODULES = ("catalog", "privacy", "objectives", "simulate", "verify", "audit")
+COMMAND_MODULES = ("catalog", "privacy", "objectives", "simulate", "verify", "audit", "store")
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse exits with 2 on usage errors already; keep its message to one line."""
+    """argparse exits with 2 on usage errors already; keep its message to one line.
+
+    Abbreviated long options are refused (``--data`` must not silently mean
+    ``--data-seed``).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # noqa: D401 - argparse API
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        one_line = " ".join(message.split("\n"))
+        self.exit(2, f"{self.prog}: error: {one_line}\n")
 
 
 def add_command(sub: Any, name: str, handler: Callable[[argparse.Namespace], tuple[Any, str]],
                 help: str) -> argparse.ArgumentParser:
-    """Add a sub-command with the common ``--json`` flag; ``handler(args) -> (data, text)``."""
+    """Add a sub-command with the common ``--json`` and ``--debug`` flags;
+    ``handler(args) -> (data, text)``."""
     p = sub.add_parser(name, help=help, description=help)
     p.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                   help="print the traceback of an internal error")
     p.set_defaults(handler=handler)
     return p
 
@@ -37,6 +60,8 @@ def add_command(sub: Any, name: str, handler: Callable[[argparse.Namespace], tup
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dptheory",
                      description="Theorems of DP non-convex optimization, executable and checked.")
+    parser.add_argument("--debug", action="store_true",
+                        help="print the traceback of an internal error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         try:
@@ -49,37 +74,75 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _jsonable(obj: Any) -> Any:
+def render_json(data: Any) -> str:
+    """The ``--json`` rendering of a command's data: strict JSON."""
+    return dumps_strict(data)
+
+
+def emit(text: str) -> None:
+    """Write ``text`` and a newline to stdout and flush, so a closed pipe or a full disk
+    raises here (inside the error boundary) and not at interpreter exit."""
     try:
-        import numpy as np
-        if isinstance(obj, np.generic):
-            return obj.item()
-        if isinstance(obj, np.ndarray):
-            return obj.tolist()
-    except ImportError:  # pragma: no cover - numpy is a dependency
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except OSError:
+        _silence_stdout()
+        raise
+
+
+def _silence_stdout() -> None:
+    """After a failed write: point stdout at /dev/null so the interpreter's final flush of
+    what is still buffered cannot fail again (Python's documented BrokenPipe recipe)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
         pass
-    return str(obj)
+
+
+def _say(line: str) -> None:
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:
         parser.print_help()
         return 2
+    debug = bool(getattr(args, "debug", False))
     try:
-        data, text = args.handler(args)
-    except ValueError as exc:
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        print(f"dptheory {args.command}: error: {msg}", file=sys.stderr)
-        return 2
+        with warnings.catch_warnings(record=not debug) as caught:
+            if not debug:
+                warnings.simplefilter("always")
+            data, text = args.handler(args)
+        emit(render_json(data) if args.json else text)
+        if caught:
+            # numeric warnings (overflow, invalid values) would spill many lines on stderr;
+            # the output already shows what became of them (inf, nan, null)
+            kinds = sorted({w.category.__name__ for w in caught})
+            _say(f"dptheory {args.command}: warning: {len(caught)} warnings "
+                 f"({', '.join(kinds)}) during the computation; --debug shows them")
     except KeyboardInterrupt:
-        print(f"dptheory {args.command}: interrupted", file=sys.stderr)
+        _say(f"dptheory {args.command}: interrupted")
         return 130
-    if args.json:
-        print(json.dumps(data, indent=2, default=_jsonable))
-    else:
-        print(text)
+    except SystemExit:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - the one error boundary
+        if debug:
+            traceback.print_exc()
+        line = describe_failure(exc, argv)
+        if line is not None:
+            _say(f"dptheory {args.command}: error: {line}")
+            return 2
+        _say(f"dptheory {args.command}: internal error: {type(exc).__name__}: "
+             f"{str(exc).strip().splitlines()[0] if str(exc).strip() else ''} "
+             "(a bug: rerun with --debug for the traceback and report it)")
+        return 1
     return 0
 
 

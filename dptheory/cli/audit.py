@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import math
-import sys
 from typing import Any
 
-from dptheory.cli import _jsonable, add_command
+from dptheory.cli import add_command, emit, render_json
+
+# Runs per neighbouring dataset: the full audits use 16384; far more is a typo, not a study.
+MAX_RUNS = 10 ** 6
 
 
 def register(sub: Any) -> None:
@@ -60,8 +61,9 @@ def _recipe_for(alg_id: str) -> Any:
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    if args.runs is not None and args.runs < 10:
-        raise ValueError(f"--runs must be an integer >= 10, got {args.runs}")
+    if args.runs is not None and not 10 <= args.runs <= MAX_RUNS:
+        raise ValueError(f"--runs must be an integer in [10, {MAX_RUNS}] (runs per "
+                         f"neighbouring dataset), got {args.runs}")
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
     if args.eps is not None and not (math.isfinite(args.eps) and args.eps > 0):
@@ -174,8 +176,7 @@ def cmd_audit(args: argparse.Namespace) -> tuple[Any, str]:
                                                       if r["bug"] != "control"), "ok": ok}
         text = _text_selftest(rows, ok)
         if not ok:
-            print(json.dumps(data, indent=2, default=_jsonable) if args.json else text)
-            sys.stdout.flush()
+            emit(render_json(data) if args.json else text)
             raise SystemExit(1)
         return data, text
     if not args.algorithm:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import math
 from typing import Any
 
 import sympy as sp
@@ -46,7 +47,11 @@ def register(sub: Any) -> None:
     p.add_argument("--measure", help="keep rows whose measured quantity contains this text")
     p.add_argument("--format", choices=("markdown", "latex", "csv"), default="markdown")
 
-    p = add_command(sub, "findings", cmd_findings, "every claim a check marks as failing")
+    p = add_command(sub, "findings", cmd_findings,
+                    "refuted claims of the papers, graded by severity and merged by root cause")
+    p.add_argument("--all", action="store_true",
+                   help="also list refutations of dptheory's own corrected/reconstructed items "
+                        "and the checks that could not decide")
     p.add_argument("--only", nargs="*", metavar="ID", help="item ids or check ids to run")
     p.add_argument("--no-checks", action="store_true",
                    help="symbolic findings only (skip property checks)")
@@ -120,7 +125,9 @@ def cmd_derive(args: argparse.Namespace) -> tuple[Any, str]:
     for r in results:
         line = f"{r['id']:<28} {r['verdict']:<17}"
         if r["verdict"] == "agrees-in-regime":
-            line += f" when {r['regime']}"
+            line += f" when {r['regime']} (elsewhere the bound gives more than stated)"
+        elif r["verdict"] == "agrees-loose":
+            line += " the stated rate is at least the derived one everywhere: valid, loose"
         elif r["verdict"] == "disagrees":
             diff = {k: v["difference"] for k, v in r["exponent_difference"].items()
                     if v["difference"] != "0"}
@@ -151,8 +158,8 @@ def parse_set(pairs: list[str]) -> dict[sp.Symbol, float]:
             num = float(value)
         except ValueError:
             raise UsageError(f"--set: value of {name} must be a number, got {value!r}") from None
-        if not num > 0:
-            raise UsageError(f"--set: {name} must be > 0, got {value}")
+        if not (math.isfinite(num) and num > 0):
+            raise UsageError(f"--set: {name} must be > 0 and finite, got {value}")
         if sym.is_integer and num != int(num):
             raise UsageError(f"--set: {name} must be an integer, got {value}")
         out[sym] = num
@@ -268,31 +275,56 @@ def cmd_table(args: argparse.Namespace) -> tuple[Any, str]:
 
 # -- findings ----------------------------------------------------------------------------
 def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
-    from dptheory.verify.findings import collect
-    findings = collect(only=args.only, run_checks=not args.no_checks)
-    data = [f.as_dict() for f in findings]
+    """Findings: refuted claims of the papers, graded and merged by root cause (plus, with
+    ``--all``, refutations of dptheory's own corrected/reconstructed items and the notes of
+    checks that could not decide)."""
     from pathlib import Path
+
+    from dptheory.verify.engine import split_findings
+    from dptheory.verify.findings import collect
+    from dptheory.verify.verdict import Finding
+
+    paper, own, notes = collect(only=args.only, run_checks=not args.no_checks)
+    raw = paper + own
     if Path(args.store).exists():
         from dptheory.store import Store
-        from dptheory.verify.verdict import Finding
-        seen = {(d["id"], d["check"]) for d in data}
-        with Store(args.store) as store:
+        seen = {(f.id, f.check) for f in raw} | {(a.split(":", 1)[0], a) for f in raw
+                                                   for a in f.also}
+        with Store(args.store, read_only=True) as store:   # only reads: a read-only file is fine
             for row in store.findings():
                 key = (row["id"], row["check"])
                 if key in seen or (args.only and row["id"] not in args.only
                                    and row["check"] not in args.only):
                     continue
                 seen.add(key)
-                data.append(row)
-                findings.append(Finding(row["id"], row["check"], row["summary"],
-                                        row["evidence"], row["reproduce"]))
-    if not findings:
-        return data, "no findings"
+                raw.append(Finding(row["id"], row["check"], row["summary"], row["evidence"],
+                                   row["reproduce"], row["severity"], row["consequence"],
+                                   row["root"] if row["root"] != f"{row['id']}:{row['check']}"
+                                   else "", row["provenance"]))
+        paper, own = split_findings(raw)
+    data = {"findings": [f.as_dict() for f in paper],
+            "own_items": [f.as_dict() for f in own] if args.all else len(own),
+            "notes": notes if args.all else len(notes)}
     lines = []
-    for f in findings:
+    for f in paper:
         summary = f.summary[len(f.id) + 2:] if f.summary.startswith(f"{f.id}: ") else f.summary
-        lines.append(f"[{f.check}] {f.id}: {summary}")
+        lines.append(f"[{f.severity}] {f.id} ({f.check}): {summary}")
+        if f.consequence:
+            lines.append(f"    consequence: {f.consequence}")
+        if f.also:
+            lines.append(f"    same root cause: {', '.join(f.also)}")
         if f.reproduce:
             lines.append(f"    reproduce: {f.reproduce}")
-    lines.append(f"\n{len(findings)} findings")
+    lines.append(f"\n{len(paper)} findings of the papers" if paper else "no findings")
+    if args.all:
+        if own:
+            lines.append("\nRefutations of dptheory's own corrected/reconstructed items "
+                         "(not findings of the papers):")
+            lines += [f"  {f.id} ({f.check}): {f.summary}" for f in own]
+        if notes:
+            lines.append("\nChecks that could not decide:")
+            lines += [f"  {n['id']} ({n['check']}): {n['summary']}" for n in notes]
+    else:
+        lines.append(f"({len(own)} refutations of dptheory's own items and {len(notes)} "
+                     "undecided checks: see --all)")
     return data, "\n".join(lines)

@@ -13,6 +13,9 @@ from typing import Any
 
 from dptheory.cli import add_command
 
+# Random probes per certified inequality: the default is 128; above this it is a typo.
+MAX_SAMPLES = 10 ** 5
+
 def _registries() -> list[Any]:
     from dptheory.registry import OBJECTIVES_GROUP, objective_registries
     mods = list(objective_registries())
@@ -35,8 +38,10 @@ def _handler(args: argparse.Namespace) -> tuple[Any, str]:
     families = _families()
     if args.name and args.name not in families:
         raise ValueError(f"unknown objective {args.name!r}; choose from {sorted(families)}")
-    if args.samples < 1:
-        raise ValueError(f"--samples must be a positive integer, got {args.samples}")
+    if not 1 <= args.samples <= MAX_SAMPLES:
+        raise ValueError(f"--samples must be an integer in [1, {MAX_SAMPLES}], got {args.samples}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")
     names = [args.name] if args.name else sorted(families)
     data_out, lines = [], []
     for name in names:

@@ -7,7 +7,10 @@ import math
 from typing import Any
 
 
+from dptheory.budget import (DEFAULT_MAX_MEMORY_GB, MEMORY_ENV, accountant_memory, check_memory,
+                             max_memory_bytes)
 from dptheory.cli import add_command
+from dptheory.errors import UsageError
 from dptheory.privacy.calibrate import (ACCOUNTANTS, get_epsilon_and_order, get_epsilon_interval,
                                         get_noise_multiplier)
 from dptheory.privacy.composition import (advanced_composition_dwork_roth, amplify_tight,
@@ -21,6 +24,15 @@ from dptheory.privacy.tight import RELATIONS
 __all__ = ["register", "compute_routes"]
 
 
+def _accountant(call: Any, options: str) -> Any:
+    """``call()``, with the accountant's numeric failures turned into one usage line."""
+    try:
+        return call()
+    except ArithmeticError as exc:
+        raise UsageError(f"the accountant cannot evaluate {options} ({exc}); use values "
+                         "in a moderate range") from None
+
+
 def _check_tight_args(args: argparse.Namespace) -> None:
     if args.orders is not None or args.conversion != "improved":
         raise ValueError("--orders and --conversion belong to the RDP route; drop them with "
@@ -29,15 +41,23 @@ def _check_tight_args(args: argparse.Namespace) -> None:
 
 def _account(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     q = 1.0 if args.sample_rate is None else args.sample_rate
+    if args.orders is not None:
+        bad = [a for a in args.orders if not (math.isfinite(a) and a > 1)]
+        if bad:
+            raise ValueError(f"--orders must be finite numbers > 1, got {bad[0]:g}")
+        check_memory(accountant_memory(args.orders, args.sampling),
+                     max_memory_bytes(args.max_memory),
+                     f"RDP accounting at order {max(args.orders):g}", "use smaller --orders")
     what = (f"{args.steps} steps of the Gaussian (noise multiplier {args.noise_multiplier})"
             if q == 1.0 else
             f"{args.steps} steps of the {args.sampling}-sampled Gaussian "
             f"(q={q}, noise multiplier {args.noise_multiplier})")
     if args.tight:
         _check_tight_args(args)
-        iv = get_epsilon_interval(noise_multiplier=args.noise_multiplier,
-                                  target_delta=args.delta, sample_rate=q, steps=args.steps,
-                                  sampling=args.sampling, relation=args.relation)
+        iv = _accountant(lambda: get_epsilon_interval(
+            noise_multiplier=args.noise_multiplier, target_delta=args.delta, sample_rate=q,
+            steps=args.steps, sampling=args.sampling, relation=args.relation),
+            f"--noise-multiplier {args.noise_multiplier:g} with --sample-rate {q:g}")
         data = {**iv.as_dict(), "noise_multiplier": args.noise_multiplier, "sample_rate": q,
                 "steps": args.steps, "sampling": args.sampling if q < 1 else "none",
                 "accountant": "tight"}
@@ -48,10 +68,11 @@ def _account(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     if args.relation not in (None, "add-remove"):
         raise ValueError("--relation replace-one needs --tight (the RDP route accounts "
                          "Poisson sampling under add/remove and fixed-size under replace-one)")
-    eps, order = get_epsilon_and_order(
+    eps, order = _accountant(lambda: get_epsilon_and_order(
         noise_multiplier=args.noise_multiplier, target_delta=args.delta, sample_rate=q,
         steps=args.steps, sampling=args.sampling, conversion=args.conversion,
-        orders=args.orders)
+        orders=args.orders),
+        f"--noise-multiplier {args.noise_multiplier:g} with --sample-rate {q:g}")
     data = {"epsilon": eps, "delta": args.delta, "order": order,
             "noise_multiplier": args.noise_multiplier, "sample_rate": q, "steps": args.steps,
             "sampling": args.sampling if q < 1 else "none", "conversion": args.conversion,
@@ -62,15 +83,24 @@ def _account(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 
 
 def _calibrate(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    if args.epochs is not None:
+        steps = args.epochs / args.sample_rate if args.sample_rate > 0 else math.inf
+        if not (math.isfinite(args.epochs) and args.epochs > 0 and steps < 2 ** 53):
+            raise UsageError(f"--epochs must be > 0 and give fewer than 2^53 steps at "
+                             f"--sample-rate {args.sample_rate:g}, got {args.epochs:g}")
+    what = (f"--target-epsilon {args.target_epsilon:g} with --target-delta "
+            f"{args.target_delta:g} and --sample-rate {args.sample_rate:g}")
     kw = dict(target_delta=args.target_delta, sample_rate=args.sample_rate, steps=args.steps,
               epochs=args.epochs, sampling=args.sampling)
     if args.accountant == "tight" and args.conversion != "improved":
         raise ValueError("--conversion belongs to the RDP accountant; drop it with "
                          "--accountant tight")
-    sigma = get_noise_multiplier(target_epsilon=args.target_epsilon, accountant=args.accountant,
-                                 conversion=args.conversion, **kw)
-    eps, order = get_epsilon_and_order(noise_multiplier=sigma, accountant=args.accountant,
-                                       conversion=args.conversion, **kw)
+    sigma = _accountant(lambda: get_noise_multiplier(
+        target_epsilon=args.target_epsilon, accountant=args.accountant,
+        conversion=args.conversion, **kw), what)
+    eps, order = _accountant(lambda: get_epsilon_and_order(
+        noise_multiplier=sigma, accountant=args.accountant, conversion=args.conversion, **kw),
+        what)
     data = {"noise_multiplier": sigma, "epsilon": eps,
             "order": None if math.isnan(order) else order,
             "target_epsilon": args.target_epsilon, "target_delta": args.target_delta,
@@ -81,7 +111,8 @@ def _calibrate(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     text = (f"noise multiplier {sigma:.6g} gives (eps={eps:.6g}, delta={args.target_delta:g})-DP "
             f"(target eps {args.target_epsilon:g}, {how})")
     if args.accountant == "tight":
-        rdp = get_noise_multiplier(target_epsilon=args.target_epsilon, accountant="rdp", **kw)
+        rdp = _accountant(lambda: get_noise_multiplier(
+            target_epsilon=args.target_epsilon, accountant="rdp", **kw), what)
         data["noise_multiplier_rdp"] = rdp
         data["saving"] = 1.0 - sigma / rdp
         text += (f"\n  RDP needs noise multiplier {rdp:.6g}: the tight accountant saves "
@@ -161,7 +192,10 @@ def compute_routes(noise_multiplier: float, sample_rate: float, steps: int,
 
 
 def _routes(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
-    rows = compute_routes(args.noise_multiplier, args.sample_rate, args.steps, args.delta)
+    rows = _accountant(lambda: compute_routes(args.noise_multiplier, args.sample_rate,
+                                              args.steps, args.delta),
+                       f"--noise-multiplier {args.noise_multiplier:g} with --sample-rate "
+                       f"{args.sample_rate:g}")
     w = max(len(r["route"]) for r in rows)
     lines = [f"{'route':<{w}}  {'epsilon':>12}  {'delta':>10}  note"]
     for r in rows:
@@ -181,6 +215,9 @@ def register(sub: Any) -> None:
     p.add_argument("--delta", type=float, required=True)
     p.add_argument("--sampling", choices=("poisson", "fixed-size"), default="poisson")
     p.add_argument("--orders", type=float, nargs="+", default=None)
+    p.add_argument("--max-memory", type=float, default=None, metavar="GB",
+                   help=f"refuse --orders estimated to need more memory, in GiB (default "
+                        f"${MEMORY_ENV} or {DEFAULT_MAX_MEMORY_GB:g})")
     p.add_argument("--conversion", choices=("improved", "mironov"), default="improved")
     p.add_argument("--tight", action="store_true",
                    help="certified lower and upper ends of the true epsilon (PLD, dp-accounting)")

@@ -6,8 +6,11 @@ import argparse
 from typing import Any
 
 from dptheory import registry
+from dptheory.budget import (DEFAULT_MAX_MEMORY_GB, DEFAULT_MAX_STEPS, MEMORY_ENV, check_memory,
+                             max_memory_bytes, simulation_memory, step_limit)
 from dptheory.cli import add_command
 from dptheory.errors import UsageError
+from dptheory.symbolic.assumptions import HessianLipschitz
 
 
 def register(sub: Any) -> None:
@@ -23,6 +26,12 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--calibration", choices=("paper", "tight"), default="paper")
     p.add_argument("--data-seed", type=int, default=0, help="seed of the synthetic dataset")
+    p.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS,
+                   help=f"refuse runs whose paper settings give more steps T "
+                        f"(default {DEFAULT_MAX_STEPS})")
+    p.add_argument("--max-memory", type=float, default=None, metavar="GB",
+                   help=f"refuse runs estimated to need more memory, in GiB (default "
+                        f"${MEMORY_ENV} or {DEFAULT_MAX_MEMORY_GB:g})")
 
 
 def cmd_algorithms(args: argparse.Namespace) -> tuple[Any, str]:
@@ -40,11 +49,34 @@ def cmd_run(args: argparse.Namespace) -> tuple[Any, str]:
         raise UsageError(f"--n must be >= 2, got {args.n}")
     if args.d is not None and args.d < 1:
         raise UsageError(f"--d must be >= 1, got {args.d}")
-    params = {} if args.d is None else {"d": args.d}
-    obj = registry.objective(args.objective, **params)
+    if args.reps < 1:
+        raise UsageError(f"--reps must be >= 1, got {args.reps}")
+    for name in ("seed", "data_seed"):
+        if getattr(args, name) < 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be >= 0, got {getattr(args, name)}")
+    if args.max_steps < 1:
+        raise UsageError(f"--max-steps must be >= 1, got {args.max_steps}")
+    limit = max_memory_bytes(args.max_memory)
+    family = registry.objective(args.objective)          # at its default size: cheap
+    d = family.d if args.d is None else args.d
+    second = HessianLipschitz in getattr(alg, "requires", ())
+    need = simulation_memory(args.n, d, args.reps, second_order=second,
+                             per_sample_hessians=second and _per_sample_hessians(family))
+    check_memory(need, limit, f"{alg.id} with n={args.n}, d={d}, reps={args.reps}",
+                 "choose a smaller --n, --d or --reps")
+    obj = family if args.d is None else registry.objective(args.objective, d=args.d)
     data = obj.make_data(args.n, args.data_seed)
-    result = alg(obj, data, eps=args.eps, delta=args.delta, reps=args.reps, seed=args.seed,
-                 calibration=args.calibration)
+    with step_limit(args.max_steps):
+        try:
+            result = alg(obj, data, eps=args.eps, delta=args.delta, reps=args.reps,
+                         seed=args.seed, calibration=args.calibration)
+        except ValueError as exc:
+            if "sigma" not in str(exc) and "too small" not in str(exc):
+                raise
+            # a noise parameter derived from --eps/--delta, not one the user gave
+            raise UsageError(f"--eps {args.eps:g} with --delta {args.delta:g}: the noise "
+                             f"calibration or the privacy accounting cannot evaluate this "
+                             f"({exc}); use a smaller --eps") from None
     summary = result.summary()
     summary.update({"objective": obj.name, "n": args.n, "d": obj.d})
     lines = [f"{alg.id} on {obj.name} (n={args.n}, d={obj.d}), eps={args.eps}, "
@@ -62,3 +94,12 @@ def cmd_run(args: argparse.Namespace) -> tuple[Any, str]:
             lines.append(f"  privacy [two-sided] not available: {p['interval_error']}")
     lines.append(f"  gradient evaluations {summary['grad_evals']:.6g}; wall time {summary['wall_time']:.3g} s")
     return summary, "\n".join(lines)
+
+
+def _per_sample_hessians(obj: Any) -> bool:
+    """Whether the family's empirical Hessian goes through per-sample Hessians (the base
+    class's default ``_hess_F``) rather than a cheaper form of its own."""
+    for klass in type(obj).__mro__:
+        if "_hess_F" in vars(klass):
+            return klass.__name__ == "Objective"
+    return True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from datetime import datetime, timezone
 from typing import Any
 
 from dptheory.cli import add_command
@@ -20,26 +21,41 @@ def register(sub: Any) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler, e.g. tcp://127.0.0.1:8786")
     p.add_argument("--jobs", type=int, default=-1, help="local workers (default: all cores)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--svg", action="store_true", help="also write figures as SVG (PNG always)")
 
 
 def cmd_verify(args: argparse.Namespace) -> tuple[Any, str]:
     from dptheory.verify.engine import run_verify
+    from dptheory.store import Store
     from dptheory.verify.report import as_json, write
 
     if args.seed < 0:
         raise UsageError(f"--seed must be >= 0, got {args.seed}")
     if args.jobs == 0:
         raise UsageError("--jobs must be non-zero (-1 for all cores)")
+    started = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     result = run_verify(full=args.full, only=args.only, out=args.out, scheduler=args.scheduler,
                         n_jobs=args.jobs, seed=args.seed, progress=not args.json)
-    path = write(result)
+    path = write(result, svg=args.svg)
     data = as_json(result)
+    with Store(result.out / "results.sqlite") as store:
+        events = [e for e in store.events(result.run_id) if e["created"] >= started]
+    data["store_events"] = events
     counts: dict[str, int] = {}
     for v in result.verdicts:
         counts[v.verdict] = counts.get(v.verdict, 0) + 1
     lines = [f"{'id':<52} {'check':<12} verdict"]
     lines += [f"{v.id:<52} {v.check:<12} {v.verdict}" for v in result.verdicts]
     lines.append("")
+    if result.findings:
+        lines.append("findings (one per root cause):")
+        lines += [f"  [{f.severity}] {f.id} ({f.check})" for f in result.findings]
+        lines.append("")
+    if events:
+        lines.append(f"store: {len(events)} stored cells failed their checksum and were "
+                     f"recomputed (details: dptheory store check {result.out / 'results.sqlite'})")
     lines.append(", ".join(f"{k}: {c}" for k, c in sorted(counts.items())) +
-                 f"; {len(result.findings)} findings; report: {path} ({result.elapsed:.0f} s)")
+                 f"; {len(result.findings)} findings of the papers"
+                 f" ({len(result.own_items)} refutations of dptheory's own items); "
+                 f"report: {path} ({result.elapsed:.0f} s)")
     return data, "\n".join(lines)

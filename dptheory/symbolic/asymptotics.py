@@ -22,6 +22,8 @@ from typing import Iterable, Mapping, Sequence
 
 import sympy as sp
 
+from dptheory.symbolic.memo import simplify
+
 
 class NotDerivable(Exception):
     """The expression is not a sum of monomials under the scaling (reason in the message)."""
@@ -98,7 +100,7 @@ def sign(expr: sp.Expr) -> int | None:
         return 1
     if expr.is_negative:
         return -1
-    simplified = sp.simplify(expr)
+    simplified = simplify(expr)
     if simplified.is_zero:
         return 0
     if simplified.is_positive:
@@ -325,7 +327,7 @@ def _limit_exponent(p: sp.Expr, expr: sp.Expr, sc: Scaling) -> sp.Expr:
             p_inf = sp.limit(p_inf, v, sp.oo if s == 1 else 0)
     if sc.is_growing(p_inf) or not p_inf.is_finite:
         raise NotDerivable(f"growing exponent in {expr}")
-    rest = sp.simplify(p - p_inf)
+    rest = simplify(p - p_inf)
     if rest != 0:
         for t in prune(_terms(rest if sign(rest) != -1 else -rest, sc), sc):
             signed = [_sign_or_none(e * s) for e, s in zip(t.exps, sc.signs)]
@@ -354,11 +356,11 @@ def _pow(a: Term, p: sp.Expr) -> Term:
 
 
 def _simplify_exponent(e: sp.Expr) -> sp.Expr:
-    return e if e.is_number else sp.simplify(e)
+    return e if e.is_number else simplify(e)
 
 
 def _key(t: Term) -> tuple:
-    return tuple(e if e.is_number else sp.simplify(e) for e in t.exps)
+    return tuple(e if e.is_number else simplify(e) for e in t.exps)
 
 
 def _combine(terms: list[Term]) -> list[Term]:
@@ -373,7 +375,7 @@ def _combine(terms: list[Term]) -> list[Term]:
             continue
         total = sp.Add(*[t.coeff * t.polylog for t in ts])
         if not total.is_positive:
-            total = sp.simplify(total)
+            total = simplify(total)
         if total == 0:
             continue
         coeff, poly = _split_constant(total)

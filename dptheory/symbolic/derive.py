@@ -4,9 +4,14 @@
 under the item's scaling, and compare with the stated rate. Verdicts:
 
 * ``agrees`` — same leading exponents everywhere on the scaling cone;
-* ``agrees-in-regime`` — the same only in a region, given as a SymPy relation
-  (e.g. ``sqrt(d) <= eps*n``);
-* ``disagrees`` — nowhere the same; ``exponent_difference`` gives, per variable, the
+* ``agrees-loose`` — the derived rate is at most the stated one everywhere, and smaller
+  somewhere: the stated rate is valid but loose (smaller is stronger: an error rate, a
+  sufficient sample size);
+* ``agrees-in-regime`` — the derived rate is at most the stated one only in a region, given
+  as a SymPy relation (e.g. ``sqrt(d) <= eps*n``); outside it the stated rate does not
+  follow from the bound;
+* ``disagrees`` — the derived rate exceeds the stated one everywhere: the statement is
+  stronger than its own bound gives; ``exponent_difference`` gives, per variable, the
   derived and stated exponents;
 * ``not-derivable`` — with the reason (no bound or rate, circular settings, a form outside
   the monomial calculus).
@@ -17,6 +22,8 @@ reported; they do not change the verdict.
 
 from __future__ import annotations
 
+import copy
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -24,11 +31,12 @@ import sympy as sp
 
 from dptheory.symbolic.asymptotics import (ExponentialGrowth, NotDerivable, Scaling, Term,
                                            exponent_along, leading_terms, polylog_symbols)
+from dptheory.symbolic.memo import simplify
 from dptheory.symbolic.regimes import max_le, max_lt, and_regimes
 from dptheory.symbolic.symbols import S
 from dptheory.symbolic.theorem import Theorem
 
-VERDICTS = ("agrees", "agrees-in-regime", "disagrees", "not-derivable")
+VERDICTS = ("agrees", "agrees-loose", "agrees-in-regime", "disagrees", "not-derivable")
 # Quantities whose logarithms count as polylog factors even when they are not scaled.
 POLYLOG_SYMBOLS = (S.delta, S.T)
 
@@ -99,13 +107,13 @@ def _named_constant_mismatch(derived: list[Term], stated: list[Term], sc: Scalin
     out = []
     for s in stated:
         for t in derived:
-            if any(sp.simplify(a - b) != 0 for a, b in zip(s.exps, t.exps)):
+            if any(simplify(a - b) != 0 for a, b in zip(s.exps, t.exps)):
                 continue
             ratio = sp.powsimp(t.coeff / s.coeff, force=True)
             for c in sorted(named, key=str):
                 e_t = _power_of(t.coeff, c)
                 e_s = _power_of(s.coeff, c)
-                if e_t is not None and e_s is not None and sp.simplify(e_t - e_s) != 0:
+                if e_t is not None and e_s is not None and simplify(e_t - e_s) != 0:
                     out.append(f"{c}: derived power {e_t}, stated power {e_s} "
                                f"(term {sp.sstr(s.monomial(sc.variables))}; ratio {ratio})")
     return out
@@ -128,6 +136,17 @@ def _power_of(expr: sp.Expr, c: sp.Symbol) -> sp.Expr | None:
 
 
 def derive(item: Theorem) -> Derivation:
+    """The derivation verdict of ``item`` (see the module docstring).
+
+    Computed once per item per process: a Theorem is immutable and hashes by identity, so a
+    repeated call (``verify`` derives each item for its check and again for the findings)
+    returns a copy of the first result.
+    """
+    return copy.copy(_derive_once(item))
+
+
+@functools.lru_cache(maxsize=None)
+def _derive_once(item: Theorem) -> Derivation:
     if item.bound is None or item.rate is None:
         missing = "explicit bound" if item.bound is None else "stated rate"
         return Derivation(item.id, "not-derivable", reason=f"no {missing}")
@@ -166,15 +185,17 @@ def derive(item: Theorem) -> Derivation:
         d.reason = "exponents depend on the constants; regimes are those of generic constants"
     if both.everywhere:
         d.verdict, d.regime = "agrees", sp.true
-    elif not both.empty:
-        d.verdict, d.regime = "agrees-in-regime", both.relation()
+    elif up.everywhere:
+        d.verdict, d.regime = "agrees-loose", sp.true
+    elif not up.empty:
+        d.verdict, d.regime = "agrees-in-regime", up.relation()
     else:
         d.verdict = "disagrees"
     for v in sc.variables:
         e_der = exponent_along(derived, sc, v)
         e_st = exponent_along(stated, sc, v)
         d.exponent_difference[str(v)] = {"derived": sp.sstr(e_der), "stated": sp.sstr(e_st),
-                                         "difference": sp.sstr(sp.simplify(e_der - e_st))}
+                                         "difference": sp.sstr(simplify(e_der - e_st))}
     return d
 
 
@@ -254,7 +275,7 @@ def compare(a: sp.Basic, b: sp.Basic, *, vary: sp.Symbol, growing: Mapping[sp.Sy
         else:
             regimes += finite_regimes
     return Comparison(names[0], names[1], str(vary), sp.sstr(ea), sp.sstr(eb),
-                      sp.sstr(sp.simplify(ea - eb)), crossover, regimes,
+                      sp.sstr(simplify(ea - eb)), crossover, regimes,
                       _fmt_terms(A, sc), _fmt_terms(B, sc))
 
 

@@ -14,6 +14,7 @@ import sympy as sp
 from sympy.core.relational import Relational
 
 from dptheory.symbolic import units as U
+from dptheory.symbolic.memo import simplify
 from dptheory.symbolic.symbols import registered
 
 
@@ -21,9 +22,24 @@ from dptheory.symbolic.symbols import registered
 class DimensionIssue:
     where: str           # "bound", "setting T", "hypothesis 'eps-condition'", ...
     message: str
+    # the two dimensions that should agree (None: not a mismatch of two dimensions, e.g. a
+    # symbol without a registered dimension)
+    pair: tuple[sp.Expr, sp.Expr] | None = None
 
     def as_dict(self) -> dict[str, str]:
         return {"where": self.where, "message": self.message}
+
+
+class _Msg(str):
+    """An issue message that remembers the two dimensions that disagree."""
+
+    pair: tuple[sp.Expr, sp.Expr] | None = None
+
+
+def _msg(text: str, a: sp.Expr | None = None, b: sp.Expr | None = None) -> _Msg:
+    m = _Msg(text)
+    m.pair = (sp.sympify(a), sp.sympify(b)) if a is not None else None
+    return m
 
 
 class _Inconsistent(Exception):
@@ -31,7 +47,7 @@ class _Inconsistent(Exception):
 
 
 def _same(a: sp.Expr, b: sp.Expr) -> bool:
-    return sp.simplify(a / b) == 1
+    return simplify(a / b) == 1
 
 
 def dimension(expr: sp.Basic, issues: list[str] | None = None,
@@ -71,8 +87,8 @@ def _dim(e: sp.Basic, units: dict, issues: list[str], bound: set) -> sp.Expr:
         for a, d in dims[1:]:
             if not _same(d, first):
                 kind = "terms of a sum" if isinstance(e, sp.Add) else f"arguments of {type(e).__name__}"
-                issues.append(f"{kind} differ: {sp.sstr(dims[0][0])} is [{first}] but "
-                              f"{sp.sstr(a)} is [{d}]")
+                issues.append(_msg(f"{kind} differ: {sp.sstr(dims[0][0])} is [{first}] but "
+                                   f"{sp.sstr(a)} is [{d}]", first, d))
         return first
     if isinstance(e, sp.Mul):
         out = U.ONE
@@ -82,7 +98,8 @@ def _dim(e: sp.Basic, units: dict, issues: list[str], bound: set) -> sp.Expr:
     if isinstance(e, sp.Pow):
         de = _dim(e.exp, units, issues, bound)
         if not _same(de, U.ONE):
-            issues.append(f"exponent {sp.sstr(e.exp)} of {sp.sstr(e)} is [{de}], not dimensionless")
+            issues.append(_msg(f"exponent {sp.sstr(e.exp)} of {sp.sstr(e)} is [{de}], not "
+                               "dimensionless", de, U.ONE))
         db = _dim(e.base, units, issues, bound)
         if _same(db, U.ONE):
             return U.ONE
@@ -100,13 +117,14 @@ def _dim(e: sp.Basic, units: dict, issues: list[str], bound: set) -> sp.Expr:
         first = dims[0][1]
         for a, d in dims[1:]:
             if not _same(d, first):
-                issues.append(f"branches of Piecewise differ: [{first}] vs {sp.sstr(a)} [{d}]")
+                issues.append(_msg(f"branches of Piecewise differ: [{first}] vs {sp.sstr(a)} [{d}]",
+                                   first, d))
         return first
     if isinstance(e, Relational):
         dl = _dim(e.lhs, units, issues, bound)
         dr = _dim(e.rhs, units, issues, bound)
         if not (e.lhs.is_zero or e.rhs.is_zero or _same(dl, dr)):
-            issues.append(f"sides of {sp.sstr(e)} differ: [{dl}] vs [{dr}]")
+            issues.append(_msg(f"sides of {sp.sstr(e)} differ: [{dl}] vs [{dr}]", dl, dr))
         return U.ONE
     if isinstance(e, sp.logic.boolalg.BooleanFunction):
         for a in e.args:
@@ -115,14 +133,15 @@ def _dim(e: sp.Basic, units: dict, issues: list[str], bound: set) -> sp.Expr:
     if isinstance(e, (sp.floor, sp.ceiling)):
         d = _dim(e.args[0], units, issues, bound)
         if not _same(d, U.ONE):
-            issues.append(f"argument of {type(e).__name__} is [{d}], not dimensionless")
+            issues.append(_msg(f"argument of {type(e).__name__} is [{d}], not dimensionless",
+                               d, U.ONE))
         return U.ONE
     if isinstance(e, sp.Function):      # log, exp, sin, cosh, ...: dimensionless arguments
         for a in e.args:
             d = _dim(a, units, issues, bound)
             if not _same(d, U.ONE):
-                issues.append(f"argument of {type(e).__name__} in {sp.sstr(e)} is [{d}], "
-                              "not dimensionless")
+                issues.append(_msg(f"argument of {type(e).__name__} in {sp.sstr(e)} is [{d}], "
+                                   "not dimensionless", d, U.ONE))
         return U.ONE
     if isinstance(e, (sp.Tuple, sp.MatrixBase)):
         for a in e:
@@ -176,7 +195,7 @@ def check_dimensions(item, normalized: dict | None = None) -> list[DimensionIssu
     def run(where: str, expr: sp.Basic) -> sp.Expr:
         issues: list[str] = []
         d = dimension(expr, issues, normalized=norm)
-        out.extend(DimensionIssue(where, m) for m in issues)
+        out.extend(DimensionIssue(where, str(m), getattr(m, "pair", None)) for m in issues)
         return d
 
     if item.bound is not None:
@@ -185,7 +204,8 @@ def check_dimensions(item, normalized: dict | None = None) -> list[DimensionIssu
             gap = sp.powsimp(fix(item.measured_unit) / fix(d), force=True)
             if not (item.hidden and absorbed_by(gap, tuple(item.hidden))):
                 out.append(DimensionIssue("bound", f"bound is [{d}] but the measured quantity "
-                                          f"({item.measured}) is [{item.measured_unit}]"))
+                                          f"({item.measured}) is [{item.measured_unit}]",
+                                          (fix(d), fix(item.measured_unit))))
     if item.rate is not None:
         run("rate", item.rate)
     for sym, rhs in item.settings.items():
@@ -193,11 +213,43 @@ def check_dimensions(item, normalized: dict | None = None) -> list[DimensionIssu
         ds = dimension(sym)
         if not _same(fix(d), fix(ds)):
             out.append(DimensionIssue(f"setting {sym}", f"{sym} is [{ds}] but its setting "
-                                      f"{sp.sstr(rhs)} is [{d}]"))
+                                      f"{sp.sstr(rhs)} is [{d}]", (fix(ds), fix(d))))
     for label, rel in item.hypotheses:
         run(f"hypothesis '{label}'", rel)
     for name, rel in item.relations.items():
         run(f"relation '{name}'", rel)
     for name, expr in item.expressions.items():
         run(f"expression '{name}'", expr)
+    return out
+
+
+# ------------------------------------------------------------------ unit choices
+def unit_choices(issues: list[DimensionIssue]) -> list[str]:
+    """The unit choices under which every issue disappears.
+
+    Fixing units relates the two base dimensions: ``F = 1`` (loss values are pure numbers,
+    e.g. ``|f| <= 1``), ``W = 1`` (parameters are pure numbers, e.g. a step ``eta =
+    1/sqrt(NT)``), or ``F = W**k`` (e.g. ``k = 2``: a step size, a smoothness or a PL
+    constant is a pure number). A mismatch ``F^a1 W^b1`` vs ``F^a2 W^b2`` vanishes under
+    ``F = 1`` iff ``b1 = b2``, under ``W = 1`` iff ``a1 = a2``, and under ``F = W**k`` iff
+    ``(a1 - a2) k + (b1 - b2) = 0``. Returns the choices that clear every issue (empty if
+    none does, or if an issue is not a mismatch of two dimensions).
+    """
+    pairs = [i.pair for i in issues]
+    if not pairs or any(p is None for p in pairs):
+        return []
+    diffs = []
+    for a, b in pairs:
+        (a1, b1), (a2, b2) = _exponents(a), _exponents(b)
+        diffs.append((a1 - a2, b1 - b2))
+    out = []
+    if all(db == 0 for _, db in diffs):
+        out.append("F = 1 (loss values are pure numbers)")
+    if all(da == 0 for da, _ in diffs):
+        out.append("W = 1 (parameters are pure numbers)")
+    ks = {sp.Rational(-db, da) for da, db in diffs if da != 0}
+    if len(ks) == 1 and all(db == 0 for da, db in diffs if da == 0):
+        k = ks.pop()
+        if k != 0:
+            out.append(f"F = W**{k} (e.g. a quantity of dimension F/W**{k} is a pure number)")
     return out

@@ -19,6 +19,7 @@ from typing import Any
 import sympy as sp
 
 from dptheory.symbolic.asymptotics import NotDerivable, leading_terms
+from dptheory.symbolic.memo import simplify
 from dptheory.symbolic.numeric import CompiledSettings
 from dptheory.symbolic.regimes import max_le
 from dptheory.symbolic.symbols import registered
@@ -122,7 +123,7 @@ def hypotheses_at_settings(item) -> list[HypothesisReport]:
         at = substitute(rel, explicit)
         simplified = at
         try:
-            simplified = sp.simplify(at)
+            simplified = simplify(at)
         except Exception:  # SymPy may fail on Piecewise/Sum; the sample decides then
             pass
         if simplified is sp.true or simplified is sp.false:
@@ -166,3 +167,166 @@ def hypotheses_at_settings(item) -> list[HypothesisReport]:
                 pass
         reports.append(report)
     return reports
+
+
+# ------------------------------------------------------------------ the claimed regime
+@dataclass
+class RegimeReport:
+    """Can the theorem's hypotheses hold together at its settings, and does its bound say
+    anything there?
+
+    ``satisfiable``: ``witness`` (a sampled point where every hypothesis holds, checked
+    again in exact arithmetic: a proof), ``none-found`` (sampling found none: evidence, not
+    proof) or ``no-hypotheses``. ``nonvacuous``: ``witness`` (a point of the regime where the
+    bound is below the item's trivial range), ``none-found``, or ``unknown`` (no trivial
+    range declared). ``negative``: a point of the regime where the bound of a nonnegative
+    quantity is negative or not real: a certified counterexample (the theorem would claim
+    a nonnegative quantity is below a negative number, e.g. when a ``max`` in a hypothesis
+    admits a step that should have been excluded by a ``min``).
+    """
+
+    satisfiable: str
+    witness: dict[str, float] | None = None
+    fraction: float | None = None
+    nonvacuous: str = "unknown"
+    nonvacuous_witness: dict[str, float] | None = None
+    vacuous_fraction: float | None = None
+    negative: dict[str, Any] | None = None
+    method: str = "sampled"
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _equation_settings(item) -> dict[sp.Symbol, sp.Expr]:
+    """Equations among the hypotheses, solved for a parameter the settings leave free (they
+    define it, e.g. eta0 X = 1/(c4 theta mu)); used as settings when sampling the regime."""
+    out: dict[sp.Symbol, sp.Expr] = {}
+    growing = set(item.growing)
+    for _, rel in item.hypotheses:
+        if not isinstance(rel, sp.Eq):
+            continue
+        for sym in sorted(rel.free_symbols - growing - set(item.settings) - set(out), key=str):
+            try:
+                sols = [s for s in sp.solve(rel, sym) if s.is_real is not False]
+            except (NotImplementedError, ValueError):
+                continue
+            if sols:
+                out[sym] = sols[0]
+                break
+    return out
+
+
+def regime_report(item, samples: int = SAMPLES, seed: int = 20261123) -> RegimeReport:
+    """Sample the item's domain at its settings: a joint witness of the hypotheses, a point
+    where the bound is non-vacuous, and a point where the bound is negative (see
+    :class:`RegimeReport`). Candidates found in floating point are re-checked exactly."""
+    hyps = [rel for _, rel in item.hypotheses if not isinstance(rel, sp.Eq)]
+    settings = {**_equation_settings(item), **item.settings}
+    targets = [e for e in (item.bound, item.trivial) if e is not None]
+    if not hyps and item.bound is None:
+        return RegimeReport("no-hypotheses", method="none")
+    free = set().union(*[r.free_symbols for r in hyps], *[e.free_symbols for e in targets],
+                       *[sp.sympify(e).free_symbols for e in settings.values()])
+    inputs = sorted(free - set(settings), key=str)
+    args = sorted(free | set(settings), key=str)
+    try:
+        resolve = CompiledSettings(settings, inputs) if settings else None
+        tests = [sp.lambdify(args, r, "math") for r in hyps]
+        f_bound = sp.lambdify(args, item.bound, "math") if item.bound is not None else None
+        f_triv = sp.lambdify(args, item.trivial, "math") if item.trivial is not None else None
+    except Exception:  # noqa: BLE001 - forms lambdify cannot print: nothing to sample
+        return RegimeReport("none-found", method="unsupported form")
+    rng = random.Random(seed)
+    n_ok = total = n_vac = n_live = 0
+    rep = RegimeReport("none-found" if hyps else "no-hypotheses")
+    integer_set = [s for s in settings if s.is_integer]
+    for _ in range(samples):
+        values = {s: sample_value(s, rng) for s in inputs}
+        try:
+            env = resolve(values) if resolve else values
+            # a setting that makes a count (T, K) smaller than 1 is outside its domain
+            if any(not env[s] >= 1 for s in integer_set):
+                continue
+            vec = [env[a] for a in args]
+            truth = all(bool(t(*vec)) for t in tests)
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            continue
+        total += 1
+        if not truth:
+            continue
+        n_ok += 1
+        point = {str(k): float(v) for k, v in env.items()}
+        if rep.witness is None and hyps and _exact_truth(hyps, args, vec):
+            rep.satisfiable, rep.witness = "witness", point
+        if f_bound is None:
+            continue
+        candidate = False
+        try:
+            b = float(f_bound(*vec))
+            candidate = b < 0
+        except ValueError:                   # math domain error: not real here?
+            b, candidate = math.nan, True
+        except (TypeError, ZeroDivisionError, OverflowError):
+            b = math.nan
+        if candidate and rep.negative is None and item.direction == "upper" \
+                and (not hyps or _exact_truth(hyps, args, vec)):
+            exact = _exact_value(item.bound, args, vec)
+            if exact is not None and (exact.get("negative") or exact.get("not_real")):
+                rep.negative = {"point": point, **exact}
+        if f_triv is not None and math.isfinite(b):
+            try:
+                t = float(f_triv(*vec))
+            except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+                continue
+            n_live += 1
+            if b >= t:
+                n_vac += 1
+            elif rep.nonvacuous_witness is None:
+                rep.nonvacuous, rep.nonvacuous_witness = "witness", point
+    rep.fraction = round(n_ok / total, 4) if total else None
+    if f_triv is not None:
+        rep.vacuous_fraction = round(n_vac / n_live, 4) if n_live else None
+        if rep.nonvacuous != "witness":
+            rep.nonvacuous = "none-found"
+    return rep
+
+
+_DPS = 50      # digits for the re-check of candidates (mpmath)
+
+
+def _exact_truth(rels: list[sp.Basic], args: list[sp.Symbol], vec: list[float]) -> bool:
+    """Every relation holds at the point, re-evaluated with 50-digit mpmath (so a float
+    rounding at the boundary does not make a witness)."""
+    import mpmath
+    with mpmath.workdps(_DPS):
+        x = [mpmath.mpf(v) for v in vec]
+        for r in rels:
+            if r is sp.true:
+                continue
+            try:
+                if not bool(sp.lambdify(args, r, "mpmath")(*x)):
+                    return False
+            except TypeError:          # integer forms (range, floor of a sum bound): floats
+                try:
+                    if not bool(sp.lambdify(args, r, "math")(*vec)):
+                        return False
+                except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+                    return False
+            except (ValueError, ZeroDivisionError, OverflowError):
+                return False
+    return True
+
+
+def _exact_value(expr: sp.Expr, args: list[sp.Symbol], vec: list[float]) -> dict[str, Any] | None:
+    """The bound at the point with 50-digit mpmath: negative, or not real."""
+    import mpmath
+    with mpmath.workdps(_DPS):
+        try:
+            v = sp.lambdify(args, expr, "mpmath")(*[mpmath.mpf(x) for x in vec])
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            return None
+        if isinstance(v, mpmath.mpc) and abs(v.imag) > mpmath.mpf(10) ** (-30) * max(1, abs(v.real)):
+            return {"bound": str(v), "not_real": True}
+        v = mpmath.re(v)
+        return {"bound": float(v), "negative": bool(v < 0)}

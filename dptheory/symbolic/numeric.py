@@ -39,6 +39,10 @@ def resolve_settings(settings: Mapping[sp.Symbol, sp.Expr], values: dict[sp.Symb
                 new[s] = float(v)
             except TypeError:
                 missing = sorted(str(x) for x in v.free_symbols)
+                if not missing:     # complex, zoo or nan: the given values are out of range
+                    given = ", ".join(f"{k}={float(x):g}" for k, x in values.items())
+                    raise ValueError(f"setting {s} is not a real number ({v}) at {given}; "
+                                     "the values are outside the theorem's range") from None
                 raise ValueError(f"setting {s} needs values for {missing}") from None
         if all(math.isclose(new[s], guess[s], rel_tol=1e-13) for s in pending):
             guess = new

@@ -17,6 +17,7 @@ import sympy as sp
 from scipy.optimize import linprog
 
 from dptheory.symbolic.asymptotics import Scaling, Term
+from dptheory.symbolic.memo import simplify
 from dptheory.symbolic.symbols import registered
 
 _TOL = 1e-9
@@ -34,7 +35,7 @@ class Atom:
         return np.array([_numeric(e) for e in diff], dtype=float)
 
     def relation(self, sc: Scaling, strict: bool = False) -> sp.Basic:
-        diff = [sp.nsimplify(sp.simplify(a - b)) for a, b in zip(self.lhs, self.rhs)]
+        diff = [sp.nsimplify(simplify(a - b)) for a, b in zip(self.lhs, self.rhs)]
         nonzero = [e for e in diff if e != 0]
         if not nonzero:
             return sp.true
@@ -43,10 +44,10 @@ class Atom:
         first = next(e for e in diff if e != 0)
         scale = abs(first) if first.is_number else 1
         if not first.is_number:
-            ratios = [sp.simplify(e / first) for e in diff]
+            ratios = [simplify(e / first) for e in diff]
             if all(r.is_number for r in ratios) and _numeric(first) != 0:
                 scale = first if _numeric(first) > 0 else -first
-                diff = [sp.simplify(e / scale) for e in diff]
+                diff = [simplify(e / scale) for e in diff]
                 scale = 1
         left = sp.Mul(*[v ** (e / scale) for v, e in zip(sc.variables, diff) if _positive(e)])
         right = sp.Mul(*[v ** (-e / scale) for v, e in zip(sc.variables, diff) if not _positive(e)

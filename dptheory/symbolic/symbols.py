@@ -20,6 +20,7 @@ from types import SimpleNamespace
 import sympy as sp
 
 from dptheory.symbolic import units as U
+from dptheory.symbolic.memo import simplify
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def register(name: str, unit: sp.Expr = U.ONE, description: str = "", *, latex: 
                       float(example))
     old = _REGISTRY.get(name)
     if old is not None:
-        if old.symbol != symbol or sp.simplify(old.unit - unit) != 0:
+        if old.symbol != symbol or simplify(old.unit - unit) != 0:
             raise ValueError(f"symbol {name!r} already registered with unit {old.unit} and "
                              f"assumptions {old.symbol.assumptions0}; got unit {unit}")
         return old.symbol

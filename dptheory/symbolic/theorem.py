@@ -58,6 +58,17 @@ class Theorem:
     provenance : one of :data:`PROVENANCE` ("corrected" = a variant dptheory derived beside
         a printed item that fails a check); ``garbled`` marks a literal reading of a
         garbled printed formula.
+    trivial, trivial_source : the largest value the measured quantity can take, from the
+        item's assumptions (``G`` for a gradient norm under ``||grad f|| <= G``, ``2`` for
+        an excess risk when ``|f| <= 1``), and why; a bound at or above it is vacuous.
+    printed_statement : whether the statement itself is the paper's (``None``: decided by
+        ``provenance``, printed or literal). A reconstructed *proof* of a printed statement
+        (tran2022's Proposition 13) keeps ``printed_statement=True``: a refutation of it is a
+        finding of the paper; a refutation of a reconstructed or corrected statement is not.
+    units, units_reason : unit conventions the item (or its paper) uses, as a normalisation
+        of the base dimensions (``{W: 1}``: parameters are pure numbers, as tran2022's
+        ``eta = 1/sqrt(NT)`` makes them), and where the paper says so. Dimensional issues a
+        declared convention covers are not findings.
     """
 
     id: str
@@ -85,6 +96,11 @@ class Theorem:
     notes: str = ""
     refs: tuple[str, ...] = ()
     paper: str = ""
+    trivial: sp.Expr | None = None
+    trivial_source: str = ""
+    units: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    units_reason: str = ""
+    printed_statement: bool | None = None
 
     def __post_init__(self) -> None:
         if "." not in self.id:
@@ -108,7 +124,11 @@ class Theorem:
                 hyps.append((sp.sstr(h), h))
         object.__setattr__(self, "hypotheses", tuple(hyps))
         object.__setattr__(self, "settings", dict(self.settings))
-        for name in ("bound", "rate", "measured_unit"):
+        object.__setattr__(self, "units", dict(self.units))
+        if self.printed_statement is None:
+            object.__setattr__(self, "printed_statement",
+                               self.provenance in ("printed", "literal"))
+        for name in ("bound", "rate", "measured_unit", "trivial"):
             value = getattr(self, name)
             if value is not None:
                 object.__setattr__(self, name, sp.sympify(value))
@@ -131,7 +151,7 @@ class Theorem:
         return out
 
     def _all_expressions(self) -> list[sp.Basic]:
-        out: list[sp.Basic] = [e for e in (self.bound, self.rate) if e is not None]
+        out: list[sp.Basic] = [e for e in (self.bound, self.rate, self.trivial) if e is not None]
         out += [rel for _, rel in self.hypotheses]
         out += list(self.settings.values()) + list(self.relations.values())
         out += list(self.expressions.values())
@@ -152,6 +172,8 @@ class Theorem:
     def expression(self, what: str) -> sp.Basic:
         if what == "bound":
             expr = self.bound
+        elif what == "trivial":
+            expr = self.trivial
         elif what == "rate":
             expr = self.rate
         elif what in self.expressions:
@@ -159,7 +181,7 @@ class Theorem:
         elif what in self.relations:
             expr = self.relations[what]
         else:
-            choices = ["bound", "rate", *self.expressions, *self.relations]
+            choices = ["bound", "rate", "trivial", *self.expressions, *self.relations]
             raise ValueError(f"{self.id}: unknown expression {what!r}; choose from {choices}")
         if expr is None:
             raise ValueError(f"{self.id} has no {what}")

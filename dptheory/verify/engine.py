@@ -1,16 +1,23 @@
-"""The verification engine behind ``dptheory verify`` (issue 6).
+"""The verification engine behind ``dptheory verify``.
 
 1. Collect recipes (``dptheory.experiments`` entry points), keep the quick ones for
    ``--quick`` (all for ``--full``) and those named by ``--only``.
-2. Expand them into cells; every block of one sweep point shares the point's seed,
-   ``cell_seed(seed, {recipe, point})``, and differs by its first replicate, so results do
-   not depend on the block size, the worker count or the scheduler.
+2. Expand them into cells: sweep points x independent data sets x replicate blocks. Every
+   block of one (point, data set) shares its seed, ``cell_seed(seed, {recipe, point,
+   dataset})``, and differs by its first replicate, so results do not depend on the block
+   size, the worker count or the scheduler.
 3. Run the cells with :func:`dptheory.parallel.run_cells` into the SQLite store; the run id
    is a hash of the configuration, so the same command resumes an interrupted run without
    recomputing finished cells.
-4. Pool the blocks per point and evaluate each recipe's check; add the symbolic derivation
-   verdicts and the property checks registered under ``dptheory.checks``.
-5. Every ``fail`` is a finding, stored and reported with the command that reproduces it.
+4. Pool the blocks per (point, data set) and judge each recipe at the logic of its claim
+   (:mod:`dptheory.verify.checks`). A rate check that is pre-asymptotic or lacks power is
+   *extended*: the sweep grows by the recipe's factor, round after round, within its budget
+   (the rounds are deterministic, so a resumed run replays them from the store).
+5. Add the symbolic verdicts (derivations, hypotheses, dimensions) and the property checks
+   registered under ``dptheory.checks``. Every ``refuted`` verdict becomes a graded
+   :class:`~dptheory.verify.verdict.Finding`; refutations sharing a root cause are merged;
+   refutations of dptheory's own ``corrected``/``reconstructed`` items are kept apart, as
+   checks of dptheory, never as findings of the paper.
 """
 
 from __future__ import annotations
@@ -29,9 +36,10 @@ import numpy as np
 from dptheory import registry
 from dptheory.errors import UsageError
 from dptheory.verify.recipe import Recipe, load_cell_function
-from dptheory.verify.verdict import CheckResult, Finding
+from dptheory.verify.verdict import CheckResult, Finding, merge_findings
 
 EXPERIMENTS_GROUP = "dptheory.experiments"
+OWN_PROVENANCE = ("corrected", "reconstructed", "reconstructed-constants-unknown")
 
 
 def recipes() -> list[Recipe]:
@@ -65,107 +73,217 @@ def dispatch(cell: dict[str, Any]) -> Any:
     return load_cell_function(cell["cell_fn"])(cell)
 
 
-def build_cells(chosen: list[Recipe], *, full: bool, seed: int) -> list[dict[str, Any]]:
+def build_cells(chosen: list[Recipe], *, full: bool, seed: int,
+                extra: dict[str, list[Any]] | None = None) -> list[dict[str, Any]]:
+    """The cells of the chosen recipes (``extra``: sweep points added by extension rounds)."""
     from dptheory.parallel import cell_seed
     cells = []
     for r in chosen:
-        for c in r.cells(full=full, seed=seed):
-            c["seed"] = cell_seed(seed, {"recipe": r.id, "point": c["point"]})
+        for c in r.cells(full=full, seed=seed, extra_points=(extra or {}).get(r.id, ())):
+            key = {"recipe": r.id, "point": c["point"]}
+            if c["dataset"]:                  # data set 0 keeps the point's seed
+                key["dataset"] = c["dataset"]
+            c["seed"] = cell_seed(seed, key)
             c["cell_fn"] = r.cell
             cells.append(c)
     return cells
 
 
-# ------------------------------------------------------------------------------- checks
-def _pool(results: list[dict[str, Any]], r: Recipe, full: bool) -> dict[Any, dict[str, Any]]:
-    """Blocks of each sweep point pooled (samples concatenated in replicate order)."""
-    by_point: dict[Any, list[tuple[int, dict]]] = {}
+# ------------------------------------------------------------------------------- pooling
+def _merge(blocks: list[dict[str, Any]]) -> dict[str, Any]:
+    merged: dict[str, Any] = dict(blocks[0])
+    for key in ("samples", "scores_in", "scores_out", "in_domain_flags"):
+        if key in blocks[0]:
+            merged[key] = [v for b in blocks for v in b.get(key, [])]
+    if "in_domain" in blocks[0]:
+        w = [len(b.get("samples", [])) or 1 for b in blocks]
+        merged["in_domain"] = float(np.average([b.get("in_domain", 1.0) for b in blocks], weights=w))
+    if "measured" in blocks[0]:
+        worst = max(blocks, key=lambda b: b.get("measured", -math.inf))
+        merged["measured"] = worst["measured"]
+        merged["worst"] = worst.get("worst")
+    return merged
+
+
+def _pool(results: list[tuple[dict, dict]], r: Recipe, full: bool,
+          extra: Iterable[Any] = ()) -> dict[Any, dict[str, Any]]:
+    """Blocks pooled per sweep point: ``samples`` concatenated (data set, then replicate
+    order), ``groups`` the samples of each data set, and the first block's other keys."""
+    by_point: dict[Any, dict[int, list[tuple[int, dict]]]] = {}
     for res, cell in results:
-        by_point.setdefault(cell["point"][r.variable], []).append((cell["first_replicate"], res))
+        x = cell["point"][r.variable]
+        by_point.setdefault(x, {}).setdefault(int(cell.get("dataset", 0)), []).append(
+            (cell["first_replicate"], res))
     pooled = {}
-    for x in r.points(full):
-        blocks = [res for _, res in sorted(by_point.get(x, []), key=lambda t: t[0])]
-        if not blocks:
+    for x in [*r.points(full), *extra]:
+        sets = by_point.get(x)
+        if not sets:
             continue
-        merged: dict[str, Any] = dict(blocks[0])
-        for key in ("samples", "scores_in", "scores_out"):
-            if key in blocks[0]:
-                merged[key] = [v for b in blocks for v in b.get(key, [])]
-        if "measured" in blocks[0]:
-            worst = max(blocks, key=lambda b: b.get("measured", -math.inf))
-            merged["measured"] = worst["measured"]
-            merged["worst"] = worst.get("worst")
+        per_set = {j: _merge([res for _, res in sorted(blocks, key=lambda t: t[0])])
+                   for j, blocks in sorted(sets.items())}
+        merged = _merge(list(per_set.values()))
+        if "samples" in merged:
+            merged["sets"] = list(per_set.values())
+            merged["groups"] = [p["samples"] for p in per_set.values()]
+            merged["datasets"] = {str(j): {k: p.get(k) for k in ("bound", "in_domain",
+                                                              "start_passes", "trivial")}
+                                  for j, p in per_set.items()}
+            if any(p.get("hypotheses_hold") is False for p in per_set.values()):
+                merged["hypotheses_hold"] = False
+            if any(p.get("trivial") is not None for p in per_set.values()):
+                merged["trivial"] = max(p["trivial"] for p in per_set.values()
+                                        if p.get("trivial") is not None)
+            merged["bound_max"] = max((p["bound"] for p in per_set.values()
+                                       if p.get("bound") is not None), default=None)
+            merged["start_passes"] = any(p.get("start_passes") for p in per_set.values())
         pooled[x] = merged
     return pooled
 
 
+# ------------------------------------------------------------------------------- judging
+def _grading(r: Recipe, result: CheckResult) -> CheckResult:
+    """The recipe's severity, consequence and root cause on a refutation."""
+    if result.verdict != "refuted":
+        return result
+    return result.replace(severity=r.severity or result.severity or "bound",
+                          consequence=r.consequence or result.consequence,
+                          root=r.root or result.root)
+
+
+def _vacuity(p: dict[str, Any], bound_key: str = "bound") -> str | None:
+    """Why the claim cannot bind at a pooled point (None if it can)."""
+    dom = p.get("in_domain")
+    if dom is not None and dom < 1:
+        return (f"the run left the claim's assumptions (certified domain) in "
+                f"{1 - dom:.0%} of replicates")
+    if p.get("hypotheses_hold") is False:
+        return "the run does not satisfy the theorem's hypotheses at these settings"
+    if p.get("start_passes"):
+        return "the start point already satisfies the claim's target"
+    b, t = p.get(bound_key), p.get("trivial")
+    if p.get("direction") == "lower":            # trivial is the smallest possible value
+        if b is not None and t is not None and b <= t:
+            return (f"the lower bound {b:.4g} is at or below the smallest value the quantity "
+                    f"can take ({t:.4g}): it cannot bind")
+        return None
+    if b is not None and t is not None and b >= t:
+        return (f"the bound {b:.4g} is at or above the largest value the quantity can take "
+                f"({t:.4g}{', ' + p['trivial_source'] if p.get('trivial_source') else ''})")
+    return None
+
+
+def _crossing(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> str:
+    """Where a bound that is vacuous over the sweep would reach the trivial range, by a
+    log-log extrapolation of bound / trivial over the sweep ("" if it does not decrease)."""
+    xs = [x for x in sorted(pooled) if isinstance(x, (int, float)) and x > 0
+          and pooled[x].get("bound_max") and pooled[x].get("trivial")
+          and pooled[x]["bound_max"] > 0 and pooled[x]["trivial"] > 0]
+    if len(xs) < 2:
+        return ""
+    ratio = np.log([pooled[x]["bound_max"] / pooled[x]["trivial"] for x in xs])
+    k, c = np.polyfit(np.log(xs), ratio, 1)
+    if k >= 0 or ratio.min() <= 0:
+        return ""
+    x_star = float(np.exp(-c / k))
+    return (f"; extrapolating bound/trivial over the sweep (slope {k:.3g}), the bound would "
+            f"reach the trivial range near {r.variable} = {x_star:.3g}")
+
+
+def _pinned(p: dict[str, Any]) -> str | None:
+    """A rate measurement stuck at the largest value its quantity can take (e.g. min_t of a
+    gradient norm equal to its value at the start): the run measures the instance, not the
+    algorithm's progress, so the claimed decay cannot show."""
+    t = p.get("trivial")
+    if t is None or t <= 0 or not p.get("samples"):
+        return None
+    m = float(np.mean(p["samples"]))
+    if m >= 0.99 * t:
+        return (f"the measured mean {m:.4g} sits at the largest value the quantity can take "
+                f"({t:.4g}{', ' + p['trivial_source'] if p.get('trivial_source') else ''}): "
+                "the run measures the instance, not the algorithm")
+    return None
+
+
 def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
+    """Judge a recipe from its pooled points, at the logic of its claim."""
     from dptheory.verify import checks as C
 
     xs = sorted(pooled)
     if not xs:
         return CheckResult("inconclusive", "no finished cells", {})
-    if r.check == "bound":
-        per = {}
+    q = r.metric or "measured"
+    if r.check in ("bound", "stability"):
+        # An explicit upper bound E[X] <= b at every (point, data set) -- for stability, at
+        # every pair of neighbouring data sets (each data set is a pair): each instance is
+        # tested at its Bonferroni share; over-data claims test the mean of the data sets.
+        tests = sum(1 if r.over_data else len(pooled[x]["sets"]) for x in xs)
+        parts: dict[str, CheckResult] = {}
         for x in xs:
             p = pooled[x]
-            res = C.bound_check(p["samples"], p["bound"], direction=p.get("direction", "upper"),
-                                quantity=r.metric or "measured")
-            per[str(x)] = {"verdict": res.verdict, **res.evidence}
-        verdicts = [v["verdict"] for v in per.values()]
-        verdict = "fail" if "fail" in verdicts else "pass" if all(v == "pass" for v in verdicts) \
-            else "inconclusive"
-        worst = max(per.items(), key=lambda kv: kv[1].get("mean_over_bound") or -math.inf)
-        summary = (f"{r.metric or 'measured'} vs bound at {len(xs)} values of {r.variable}: "
-                   f"{verdicts.count('pass')} pass, {verdicts.count('fail')} fail; largest "
-                   f"mean/bound {worst[1].get('mean_over_bound'):.3g} at {r.variable}={worst[0]}")
-        return CheckResult(verdict, summary, {"points": per, "variable": r.variable})
+            if r.over_data:
+                insts = [("", {**p, "samples": [float(np.mean(g)) for g in p["groups"]],
+                               "bound": p["bound_max"]})]
+            else:
+                insts = [(f" data set {j}" if len(p["sets"]) > 1 else "", ps)
+                         for j, ps in enumerate(p["sets"])]
+            for tag, ps in insts:
+                why = _vacuity(ps)
+                res = C.bound_check(ps["samples"], ps["bound"], trivial=ps.get("trivial"),
+                                    trivial_source=ps.get("trivial_source", ""),
+                                    in_domain=ps.get("in_domain"), tests=tests, quantity=q,
+                                    direction=ps.get("direction", "upper"))
+                if why and res.verdict not in ("refuted", "vacuous"):
+                    res = CheckResult("vacuous", f"{why}; {res.summary}", res.evidence,
+                                      claim="upper-bound")
+                parts[f"{r.variable}={x}{tag}"] = res
+        res = C.combine(parts)
+        if res.verdict == "vacuous":
+            res = res.replace(summary=res.summary + _crossing(r, pooled))
+        return _grading(r, res)
     if r.check == "slope":
-        samples = [pooled[x]["samples"] for x in xs]
-        expected = r.expected_slope
-        source = "recipe (printed rate)"
+        groups = [pooled[x]["groups"] for x in xs]
+        vac = [_vacuity(pooled[x]) or _pinned(pooled[x]) for x in xs]
+        expected: Any = r.expected_slope
+        source = "the printed rate"
         if expected is None:
-            bounds = [pooled[x].get("bound") for x in xs]
+            bounds = [pooled[x].get("bound_max") for x in xs]
             if any(b is None or not (b > 0) for b in bounds):
-                return CheckResult("inconclusive", "no expected slope and no bounds to fit", {})
-            expected = float(np.polyfit(np.log(xs), np.log(bounds), 1)[0])
-            source = "log-log slope of the theorem's explicit bound over the sweep"
-        res = C.slope_check(xs, samples, expected, tolerance=r.tolerance,
-                            quantity=r.metric or "measured")
+                return CheckResult("inconclusive", "no claimed exponent and no bounds to take "
+                                   "it from", {}, claim="rate")
+            lb, lx = np.log(bounds), np.log(xs)
+            expected = list(np.diff(lb) / np.diff(lx))
+            source = "the local slopes of the theorem's explicit bound over the sweep"
+        res = C.rate_check(xs, groups, expected, tolerance=r.tolerance, vacuous=vac, quantity=q)
+        if res.verdict == "vacuous":
+            res = res.replace(summary=res.summary + _crossing(r, pooled))
         ev = dict(res.evidence)
-        ev.update({"expected_source": source, "xs": xs, "variable": r.variable,
-                   "means": [float(np.mean(s)) for s in samples],
-                   "bounds": [pooled[x].get("bound") for x in xs]})
-        return CheckResult(res.verdict, res.summary, ev)
+        ev.update({"expected_source": source, "variable": r.variable,
+                   "bounds": [pooled[x].get("bound_max") for x in xs]})
+        return _grading(r, res.replace(evidence=ev))
     if r.check == "sensitivity":
-        measured = max(pooled[x]["measured"] for x in xs)
-        xw = max(xs, key=lambda x: pooled[x]["measured"] / pooled[x]["bound"]
-                 if pooled[x]["bound"] else math.inf)
-        res = C.sensitivity_check(pooled[xw]["measured"], pooled[xw]["bound"],
-                                  worst=pooled[xw].get("worst"))
-        ev = dict(res.evidence)
-        ev["points"] = {str(x): {"measured": pooled[x]["measured"], "bound": pooled[x]["bound"]}
-                        for x in xs}
-        ev["max_measured"] = measured
-        return CheckResult(res.verdict, res.summary, ev)
-    if r.check == "stability":
-        per = {}
+        parts = {}
         for x in xs:
-            res = C.stability_check(pooled[x]["samples"], pooled[x]["bound"])
-            per[str(x)] = {"verdict": res.verdict, **res.evidence}
-        verdicts = [v["verdict"] for v in per.values()]
-        verdict = "fail" if "fail" in verdicts else "pass" if all(v == "pass" for v in verdicts) \
-            else "inconclusive"
-        return CheckResult(verdict, f"coupled-run stability gap vs alpha at {len(xs)} points: "
-                           f"{verdicts}", {"points": per})
+            p = pooled[x]
+            parts[f"{r.variable}={x}"] = C.sup_check(p["measured"], p["bound"],
+                                                     example=p.get("worst"), quantity=q)
+        return _grading(r, C.combine(parts))
     if r.check == "audit":
         from dptheory.verify.audit import evaluate_recipe
-        return evaluate_recipe(r, pooled)
+        return _grading(r, evaluate_recipe(r, pooled))
     raise ValueError(f"unknown check kind {r.check}")
 
 
-def _fmt(x: Any) -> str:
-    return f"{x:.3g}" if isinstance(x, (int, float)) else str(x)
+def _wants_more(r: Recipe, res: CheckResult, added: int, full: bool) -> bool:
+    """A rate check that cannot decide yet, with budget left: extend its sweep."""
+    if r.check != "slope" or not r.extend or res.verdict != "inconclusive":
+        return False
+    budget = r.extend.get("full" if full else "quick", 0)
+    return added < budget
+
+
+def _next_point(r: Recipe, last: Any) -> Any:
+    nxt = last * r.extend.get("factor", 2)
+    return int(round(nxt)) if isinstance(last, int) else float(nxt)
 
 
 # ------------------------------------------------------------------------------- runner
@@ -178,6 +296,16 @@ class Verdict:
     summary: str
     evidence: dict[str, Any] = field(default_factory=dict)
     reproduce: str = ""
+    claim: str = ""
+    severity: str | None = None
+    consequence: str = ""
+    power: dict[str, Any] | None = None
+    root: str = ""
+
+    @classmethod
+    def of(cls, id: str, item: str, check: str, res: CheckResult, reproduce: str) -> "Verdict":
+        return cls(id, item, check, res.verdict, res.summary, res.evidence, reproduce,
+                   res.claim, res.severity, res.consequence, res.power, res.root)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -197,6 +325,9 @@ class VerifyResult:
     total_cells: int
     unchecked: list[dict[str, str]]
     symbolic_findings: list[Finding]
+    own_items: list[Finding] = field(default_factory=list)    # refutations of dptheory's items
+    notes: list[dict[str, Any]] = field(default_factory=list)  # undecided symbolic checks
+    extended: dict[str, list[Any]] = field(default_factory=dict)
 
 
 def config_id(mode: str, only: Iterable[str] | None, seed: int, ids: list[str]) -> str:
@@ -205,11 +336,32 @@ def config_id(mode: str, only: Iterable[str] | None, seed: int, ids: list[str]) 
     return f"verify-{mode}-" + hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+def provenance(item_id: str) -> str:
+    """The provenance of an item's *statement*: "printed" when the paper prints it (even if
+    dptheory reconstructed its proof), else the item's provenance."""
+    item = registry.items().get(item_id)
+    if item is None or item.printed_statement:
+        return "printed"
+    return item.provenance
+
+
+def to_finding(v: Verdict) -> Finding:
+    return Finding(v.item, v.id, v.summary, v.evidence, v.reproduce, v.severity or "bound",
+                   v.consequence, v.root, provenance(v.item))
+
+
+def split_findings(findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+    """(findings of the papers, merged by root cause; refutations of dptheory's own items)."""
+    paper = [f for f in findings if f.provenance not in OWN_PROVENANCE]
+    own = [f for f in findings if f.provenance in OWN_PROVENANCE]
+    return merge_findings(paper), own
+
+
 def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | Path = "dptheory-report",
                scheduler: str | None = None, n_jobs: int = -1, seed: int = 0,
                progress: bool = True, symbolic: bool = True) -> VerifyResult:
     from dptheory.parallel import run_cells
-    from dptheory.store import Store
+    from dptheory.store import Store, cell_key
 
     start = time.perf_counter()
     mode = "full" if full else "quick"
@@ -223,61 +375,76 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
         raise UsageError(f"--out {out} is not writable: {exc.strerror or exc}") from None
     all_recipes = recipes()
     chosen = select(all_recipes, full=full, only=only)
-    cells = build_cells(chosen, full=full, seed=seed)
     store = Store(out / "results.sqlite")
     run_id = config_id(mode, only, seed, [r.id for r in chosen])
-    results = run_cells(dispatch, cells, store=store, run_id=run_id, n_jobs=n_jobs,
+    extra: dict[str, list[Any]] = {}
+    results: dict[str, Any] = {}
+    computed = 0
+    todo = chosen
+    judged: dict[str, CheckResult] = {}
+    pooled_all: dict[str, dict[Any, dict[str, Any]]] = {}
+    all_cells: list[dict[str, Any]] = []
+    while todo:
+        cells = build_cells(todo, full=full, seed=seed, extra=extra)
+        fresh = [c for c in cells if cell_key(c) not in results]
+        got = run_cells(dispatch, fresh, store=store, run_id=run_id, n_jobs=n_jobs,
                         scheduler=scheduler, progress=progress,
                         command=f"dptheory verify --{mode}")
-    from dptheory.store import cell_key
-    by_recipe: dict[str, list[tuple[dict, dict]]] = {}
-    for c in cells:
-        by_recipe.setdefault(c["recipe"], []).append((results[cell_key(c)], c))
-    verdicts: list[Verdict] = []
-    pooled_all: dict[str, dict[Any, dict[str, Any]]] = {}
-    for r in chosen:
-        pooled = _pool(by_recipe.get(r.id, []), r, full)
-        pooled_all[r.id] = pooled
-        res = evaluate(r, pooled)
-        verdicts.append(Verdict(r.id, r.item, r.check, res.verdict, res.summary, res.evidence,
-                                f"dptheory verify --{mode} --only {r.id}"))
+        computed += len(got.computed)
+        for c in fresh:
+            results[cell_key(c)] = got[cell_key(c)]
+        all_cells += fresh
+        again = []
+        for r in todo:
+            mine = [(results[cell_key(c)], c) for c in cells if c["recipe"] == r.id]
+            pooled = _pool(mine, r, full, extra.get(r.id, ()))
+            pooled_all[r.id] = pooled
+            res = evaluate(r, pooled)
+            judged[r.id] = res
+            if _wants_more(r, res, len(extra.get(r.id, [])), full):
+                last = max(pooled) if pooled else r.points(full)[-1]
+                extra.setdefault(r.id, []).append(_next_point(r, last))
+                again.append(r)
+        todo = again
+    verdicts = [Verdict.of(r.id, r.item, r.check, judged[r.id],
+                           f"dptheory verify --{mode} --only {r.id}") for r in chosen]
+    notes: list[dict[str, Any]] = []
     sym_findings: list[Finding] = []
     if symbolic:
         verdicts += symbolic_verdicts(only)
-        from dptheory.verify.findings import symbolic_findings
+        from dptheory.verify.findings import symbolic_results
         items = registry.items()
         sel = [items[i] for i in only if i in items] if only else list(items.values())
-        sym_findings = symbolic_findings(sel)
-    findings = [Finding(v.item, v.id, v.summary, v.evidence, v.reproduce)
-                for v in verdicts if v.verdict == "fail"]
-    findings += [f for f in sym_findings if f.check != "derivation"]
+        for f_or_note in symbolic_results(sel):
+            if isinstance(f_or_note, Finding):
+                sym_findings.append(f_or_note)
+            else:
+                notes.append(f_or_note)
+    raw = [to_finding(v) for v in verdicts if v.verdict == "refuted"] + sym_findings
+    findings, own = split_findings(raw)
     stored = {(f["id"], f["check"]) for f in store.findings(run_id)}
-    for f in findings:
+    for f in findings + own:
         if (f.id, f.check) not in stored:       # a resumed run does not store them twice
             store.add_finding(f, run_id)
     unchecked = coverage(all_recipes, verdicts)
     return VerifyResult(mode, verdicts, findings, chosen, pooled_all, run_id, out,
-                        time.perf_counter() - start, len(results.computed), len(cells), unchecked,
-                        sym_findings)
+                        time.perf_counter() - start, computed, len(all_cells), unchecked,
+                        sym_findings, own, notes, extra)
 
 
 def symbolic_verdicts(only: list[str] | None) -> list[Verdict]:
     """Derivation verdicts of the catalog and the registered property checks."""
-    from dptheory.symbolic.derive import derive
-    from dptheory.verify.checks import derivation_check
+    from dptheory.verify.findings import derivation_results
     out = []
     for item in registry.items().values():
         if not item.derivable or (only and item.id not in only):
             continue
-        res = derivation_check(derive(item))
-        out.append(Verdict(f"{item.id}:derivation", item.id, "derivation", res.verdict,
-                           res.summary, res.evidence, f"dptheory derive {item.id}"))
+        for cid, res in derivation_results(item):
+            out.append(Verdict.of(cid, item.id, "derivation", res, f"dptheory derive {item.id}"))
     for check in registry.checks():
         if only and check.id not in only and check.item not in only:
             continue
-        res = check.run()
-        out.append(Verdict(check.id, check.item, "property", res.verdict, res.summary,
-                           res.evidence, check.reproduce))
+        out.append(Verdict.of(check.id, check.item, "property", check.run(), check.reproduce))
     return out
 
 

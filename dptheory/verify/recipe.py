@@ -12,17 +12,29 @@ the check:
 
 * ``bound``      — ``samples`` (list of per-replicate values of the measured quantity) and
   ``bound`` (the theorem's explicit bound evaluated at the instance's certified constants);
-* ``slope``      — ``samples``; the expected slope is ``Recipe.expected_slope`` or, when it
-  is None, the log-log slope of the cells' ``bound`` values over the sweep (the theorem's
-  own prediction in that range);
+  an explicit *upper* bound, judged by :func:`~dptheory.verify.checks.bound_check`;
+* ``slope``      — ``samples``; an O-rate (an upper bound), judged by
+  :func:`~dptheory.verify.checks.rate_check` against ``Recipe.expected_slope`` or, when it
+  is None, the local slopes of the cells' ``bound`` values over the sweep;
 * ``sensitivity``— ``measured`` (largest observed value), ``bound`` (the lemma's value),
-  ``worst`` (the example attaining it);
+  ``worst`` (the example attaining it); a supremum bound (:func:`~dptheory.verify.checks.sup_check`);
 * ``stability``  — ``samples`` (coupled-run gaps) and ``bound`` (the stability parameter);
 * ``audit``      — ``scores_in``, ``scores_out`` (attack scores on the two neighbouring
   datasets), ``epsilon_claimed``, ``epsilon_tight``.
 
-Blocks of one sweep point are pooled before the check, so results do not depend on the block
-size or on the number of workers (each block's seed is derived from its key).
+Every cell of a bound, slope or stability recipe also says whether the claim can bind:
+
+* ``trivial`` (and ``trivial_source``) — the largest value the measured quantity can take at
+  this instance, from the objective's certified constants (``||grad F|| <= G``, a probability
+  ``<= 1``, a stability gap ``<= 2 sup|f|``); omitted or None when unbounded;
+* ``in_domain`` — the fraction of replicates whose iterates stayed where the constants are
+  certified (below 1 the claim's assumptions were left: vacuous);
+* ``start_passes`` — True when the start point already satisfies the claim's target (a success
+  test, an accuracy): the check could not have failed there.
+
+A sweep point holds ``datasets`` independent data sets (cell key ``dataset``), each with its
+own seed, so intervals include data variability. Blocks of one (point, data set) are pooled
+before the check, so results do not depend on the block size or on the number of workers.
 """
 
 from __future__ import annotations
@@ -50,6 +62,15 @@ class Recipe:
     metric: str = ""                          # name of the measured quantity (for figures)
     description: str = ""
     quick: bool = True                        # part of `verify --quick`
+    datasets: int = 1                         # independent data sets per sweep point
+    datasets_full: int | None = None
+    over_data: bool = False                   # the claim is an expectation over the data
+    # rate checks that cannot decide yet grow the sweep by `factor`, at most `quick`/`full`
+    # extra points: {"factor": 2, "quick": 1, "full": 3}
+    extend: dict[str, Any] | None = None
+    severity: str = ""                        # what a refutation means (verdict SEVERITIES)
+    consequence: str = ""                     # one sentence on its consequence
+    root: str = ""                            # root cause shared with other checks
 
     def __post_init__(self) -> None:
         if self.check not in CHECK_KINDS:
@@ -58,6 +79,8 @@ class Recipe:
             raise ValueError(f"{self.id}: cell must be 'module:function', got {self.cell!r}")
         if len(self.sweep) != 1:
             raise ValueError(f"{self.id}: sweep one variable at a time, got {list(self.sweep)}")
+        if self.datasets < 1 or (self.datasets_full is not None and self.datasets_full < 1):
+            raise ValueError(f"{self.id}: datasets must be >= 1")
 
     @property
     def variable(self) -> str:
@@ -70,15 +93,22 @@ class Recipe:
     def total_reps(self, full: bool = False) -> int:
         return int(self.reps_full if (full and self.reps_full) else self.reps)
 
-    def cells(self, full: bool = False, seed: int = 0) -> list[dict[str, Any]]:
-        """The cells of this recipe: sweep points x replicate blocks."""
+    def total_datasets(self, full: bool = False) -> int:
+        return int(self.datasets_full if (full and self.datasets_full) else self.datasets)
+
+    def cells(self, full: bool = False, seed: int = 0,
+              extra_points: Any = ()) -> list[dict[str, Any]]:
+        """The cells of this recipe: sweep points (and ``extra_points`` added by extension)
+        x data sets x replicate blocks."""
         out = []
         total = self.total_reps(full)
-        for value in self.points(full):
-            for b, start in enumerate(range(0, total, self.block)):
-                out.append({"recipe": self.id, "point": {self.variable: value}, "block": b,
-                            "first_replicate": start, "reps": min(self.block, total - start),
-                            "seed": seed, **self.fixed})
+        for value in [*self.points(full), *extra_points]:
+            for dataset in range(self.total_datasets(full)):
+                for b, start in enumerate(range(0, total, self.block)):
+                    out.append({"recipe": self.id, "point": {self.variable: value}, "block": b,
+                                "dataset": dataset, "first_replicate": start,
+                                "reps": min(self.block, total - start), "seed": seed,
+                                **self.fixed})
         return out
 
 

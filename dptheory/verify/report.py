@@ -1,4 +1,15 @@
-"""The verification report: ``DIR/report.md`` with figures (PNG and SVG) and ``report.json``."""
+"""The verification report: ``DIR/report.md`` with figures (PNG; SVG on request) and
+``report.json``.
+
+Per check the report shows what was shown: the verdict and its reason, the measured
+quantity against its bound, the trivial range of the quantity (above which a bound is
+vacuous) and the power of the test (what it would have detected). Findings are listed by
+severity, one per root cause; refutations of dptheory's own corrected or reconstructed items
+and the symbolic checks that could not decide are listed apart.
+
+Figures are drawn on :class:`matplotlib.figure.Figure` objects, never through pyplot, so
+writing a report never changes the matplotlib backend of the calling process.
+"""
 
 from __future__ import annotations
 
@@ -21,40 +32,96 @@ REGIME_MAPS = (
      (1e2, 1e8, 1, 1e6)),
 )
 
+VERDICT_TEXT = (
+    "Verdicts say what was shown. **refuted**: a certified counterexample to the claim as "
+    "printed, at the logic of the claim (an upper bound exceeded by a one-sided lower "
+    "confidence limit; a shallower exponent in a run shown asymptotic; a stated rate stronger "
+    "than the item's own bound gives; a privacy claim below a certified lower bound on the "
+    "true epsilon). Only refuted checks make findings. **supported**: a test that could have "
+    "failed did not; its power (what it would have detected) is given. **vacuous**: the claim "
+    "cannot bind at the tested points (the bound is at or above the largest value the "
+    "quantity can take, the start point already passes) or the run left the claim's "
+    "assumptions. **inconclusive**: the test ran but cannot decide (pre-asymptotic, too little "
+    "power, an existence claim on a finite grid); the reason says which.")
+
 
 def _with(path: Path, suffix: str) -> Path:
     """path + suffix (ids contain dots, so Path.with_suffix would cut them)."""
     return path.parent / (path.name + suffix)
 
 
-def _savefig(fig: Any, path: Path) -> list[str]:
+def _figure(size: tuple[float, float]) -> Any:
+    from matplotlib.figure import Figure
+    return Figure(figsize=size)
+
+
+def _savefig(fig: Any, path: Path, svg: bool = False) -> str:
     fig.savefig(_with(path, ".png"), dpi=110)
-    fig.savefig(_with(path, ".svg"))
-    return [_with(path, ".png").name, _with(path, ".svg").name]
+    if svg:
+        fig.savefig(_with(path, ".svg"))
+    return _with(path, ".png").name
 
 
-def _plt():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
+def _g(x: Any) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, str):
+        return x
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if not math.isfinite(x):
+        return "inf" if x > 0 else "-inf" if x < 0 else "nan"
+    return f"{x:.3g}"
 
 
-def rate_figure(recipe: Any, verdict: Any, pooled: dict, figdir: Path) -> str | None:
+# ----------------------------------------------------------------------------- columns
+def columns(v: Any) -> dict[str, str]:
+    """The report's per-check numbers: measured/bound, trivial range, power."""
+    ev = v.evidence or {}
+    pts = ev.get("points", {}) if isinstance(ev.get("points"), dict) else {}
+    ratio = trivial = "—"
+    if pts:
+        ratios = [p.get("mean_over_bound") for p in pts.values()
+                  if isinstance(p.get("mean_over_bound"), (int, float))]
+        reach = [p.get("reach") for p in pts.values() if isinstance(p.get("reach"), (int, float))]
+        if ratios:
+            ratio = f"max {_g(max(ratios))}"
+        elif reach:
+            ratio = f"max {_g(max(reach))}"
+        triv = [(p.get("trivial"), p.get("bound")) for p in pts.values()
+                if isinstance(p.get("trivial"), (int, float))
+                and isinstance(p.get("bound"), (int, float))]
+        if triv:
+            trivial = "; ".join(sorted({f"bound/trivial {_g(b / t)}" for t, b in triv[:1]} |
+                                       {f"trivial {_g(t)}" for t, _ in triv[:1]}))
+    elif "slope" in ev:
+        ratio = f"slope {_g(ev.get('slope'))} vs {_g(ev.get('expected_tail'))}"
+        bounds = [b for b in ev.get("bounds", []) if isinstance(b, (int, float))]
+        if bounds:
+            trivial = f"bound {_g(min(bounds))}..{_g(max(bounds))}"
+    power = (v.power or {}).get("statement", "—") if v.power else "—"
+    return {"ratio": ratio, "trivial": trivial, "power": power}
+
+
+# ----------------------------------------------------------------------------- figures
+def rate_figure(recipe: Any, verdict: Any, pooled: dict, figdir: Path, svg: bool = False) -> str | None:
     xs = sorted(pooled)
     if len(xs) < 2 or "samples" not in pooled[xs[0]]:
         return None
-    plt = _plt()
-    means, lo, hi, bounds = [], [], [], []
     from dptheory.verify.stats import mean_ci
+    means, lo, hi, bounds, trivial = [], [], [], [], []
     for x in xs:
         s = np.asarray(pooled[x]["samples"], dtype=float)
         ci = mean_ci(s) if s.size > 1 else None
         means.append(float(s.mean()))
         lo.append(ci.low if ci else float(s.mean()))
         hi.append(ci.high if ci else float(s.mean()))
-        bounds.append(pooled[x].get("bound"))
-    fig, ax = plt.subplots(figsize=(5.2, 3.9))
+        bounds.append(pooled[x].get("bound_max", pooled[x].get("bound")))
+        trivial.append(pooled[x].get("trivial"))
+    fig = _figure((5.2, 3.9))
+    ax = fig.add_subplot()
     m = np.array(means)
     ax.errorbar(xs, m, yerr=[np.maximum(m - np.array(lo), 0), np.maximum(np.array(hi) - m, 0)],
                 fmt="o", color="C0", capsize=3, label="empirical mean (95% CI)")
@@ -65,10 +132,12 @@ def rate_figure(recipe: Any, verdict: Any, pooled: dict, figdir: Path) -> str | 
         ax.plot(grid, np.exp(c) * grid**k, "--", color="C0", lw=1, label=f"fitted slope {k:.2f}")
     if all(b is not None and b > 0 and math.isfinite(b) for b in bounds):
         ax.plot(xs, bounds, "-", color="C3", label="theorem's bound")
-    exp = verdict.evidence.get("expected_slope")
+    if all(t is not None and t > 0 and math.isfinite(t) for t in trivial):
+        ax.plot(xs, trivial, ":", color="0.4", label="trivial range (largest possible)")
+    exp = verdict.evidence.get("expected_tail", verdict.evidence.get("expected_slope"))
     title = f"{recipe.id}: {verdict.verdict}"
-    if exp is not None:
-        title += f" (expected slope {exp:.2f})"
+    if isinstance(exp, (int, float)):
+        title += f" (claimed exponent {exp:.2f})"
     ax.set_title(title, fontsize=8)
     ax.set_xscale("log")
     if (m > 0).all():
@@ -77,12 +146,10 @@ def rate_figure(recipe: Any, verdict: Any, pooled: dict, figdir: Path) -> str | 
     ax.set_ylabel(recipe.metric or "measured")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    names = _savefig(fig, figdir / recipe.id.replace(":", "__").replace("/", "_"))
-    plt.close(fig)
-    return names[0]
+    return _savefig(fig, figdir / recipe.id.replace(":", "__").replace("/", "_"), svg)
 
 
-def sensitivity_figure(verdicts: list, figdir: Path) -> str | None:
+def sensitivity_figure(verdicts: list, figdir: Path, svg: bool = False) -> str | None:
     """Largest measured/bound ratio of each sensitivity recipe, over its sweep points (a
     point whose printed bound is 0 while the measurement is not is drawn as an open bar)."""
     rows = []
@@ -91,7 +158,7 @@ def sensitivity_figure(verdicts: list, figdir: Path) -> str | None:
             continue
         ratios, zero_bound = [], False
         for p in v.evidence.get("points", {}).values():
-            m, b = p.get("measured"), p.get("bound")
+            m, b = p.get("measured_max"), p.get("bound")
             if m is None or b is None:
                 continue
             if b > 0:
@@ -99,67 +166,66 @@ def sensitivity_figure(verdicts: list, figdir: Path) -> str | None:
             elif m > 0:
                 zero_bound = True
         if ratios or zero_bound:
-            rows.append((v.id, max(ratios) if ratios else 0.0, zero_bound))
+            rows.append((v.id, max(ratios) if ratios else 0.0, zero_bound, v.verdict))
     if not rows:
         return None
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 0.35 * len(rows) + 1.3))
-    finite = [r for _, r, _ in rows] or [1.0]
+    fig = _figure((6.5, 0.35 * len(rows) + 1.3))
+    ax = fig.add_subplot()
+    finite = [r for _, r, _, _ in rows] or [1.0]
     cap = max(1.5, 1.2 * max(finite))
-    for i, (rid, ratio, zero) in enumerate(rows):
+    for i, (rid, ratio, zero, verdict) in enumerate(rows):
         if zero:
             ax.barh(i, cap, color="white", edgecolor="C3", hatch="//")
             ax.text(cap, i, " printed bound 0", va="center", fontsize=7, color="C3")
         else:
-            ax.barh(i, ratio, color="C3" if ratio > 1 else "C2")
+            color = "C3" if verdict == "refuted" else "C2" if verdict == "supported" else "0.6"
+            ax.barh(i, ratio, color=color)
     ax.axvline(1.0, color="k", lw=1)
+    ax.axvline(0.5, color="k", lw=0.6, ls=":")
     ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=7)
-    ax.set_xlabel("largest observed sensitivity / lemma's bound (over the sweep)")
+    ax.set_xlabel("largest observed / lemma's bound (green supported, grey below the 0.5 "
+                  "reach needed, red refuted)", fontsize=7)
     fig.tight_layout()
-    names = _savefig(fig, figdir / "sensitivity_ratios")
-    plt.close(fig)
-    return names[0]
+    return _savefig(fig, figdir / "sensitivity_ratios", svg)
 
 
-def audit_figure(verdicts: list, figdir: Path) -> str | None:
+def audit_figure(verdicts: list, figdir: Path, svg: bool = False) -> str | None:
     rows = []
     for v in verdicts:
         if v.check != "audit":
             continue
         for point, p in v.evidence.get("points", {}).items():
-            rows.append((f"{v.id} [{point}]", p["epsilon_lower"], p["epsilon_claimed"],
-                         p.get("epsilon_tight")))
+            if "epsilon_lower" in p:
+                rows.append((f"{v.id} [{point}]", p["epsilon_lower"], p.get("epsilon_claimed"),
+                             p.get("epsilon_tight")))
     if not rows:
         return None
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.5, 0.4 * len(rows) + 1.2))
+    fig = _figure((6.5, 0.4 * len(rows) + 1.2))
+    ax = fig.add_subplot()
     y = np.arange(len(rows))
-    ax.barh(y, [r[1] for r in rows], color="C0", label="epsilon lower bound (95%)")
-    ax.scatter([r[2] for r in rows], y, color="C3", marker="|", s=200, label="claimed epsilon")
-    ax.scatter([r[3] if isinstance(r[3], (int, float)) else np.nan for r in rows], y, color="k",
-               marker="x", label="tight accountant")
+    num = lambda x: x if isinstance(x, (int, float)) else np.nan  # noqa: E731
+    ax.barh(y, [num(r[1]) for r in rows], color="C0", label="epsilon lower bound (95%)")
+    ax.scatter([num(r[2]) for r in rows], y, color="C3", marker="|", s=200, label="claimed epsilon")
+    ax.scatter([num(r[3]) for r in rows], y, color="k", marker="x", label="tight accountant")
     ax.set_yticks(y, [r[0] for r in rows], fontsize=7)
     ax.set_xlabel("epsilon")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    names = _savefig(fig, figdir / "audits")
-    plt.close(fig)
-    return names[0]
+    return _savefig(fig, figdir / "audits", svg)
 
 
-def regime_figures(figdir: Path) -> list[tuple[str, str]]:
+def regime_figures(figdir: Path, svg: bool = False) -> list[tuple[str, str]]:
     from dptheory.plotting import regime_map_figure
     from dptheory.symbolic.derive import regime_map
-    from dptheory.symbolic.symbols import lookup
+    from dptheory.symbolic.symbols import lookup, registered
     out = []
     items = registry.items()
+    examples = {i.symbol: i.example for i in registered().values()}
     for a, b, xv, yv, fixed, (x0, x1, y0, y1) in REGIME_MAPS:
         if a not in items or b not in items or items[a].rate is None or items[b].rate is None:
             continue
         fx = {lookup(k): v for k, v in fixed.items()}
         axes = {lookup(xv), lookup(yv)}
-        from dptheory.symbolic.symbols import registered
-        examples = {i.symbol: i.example for i in registered().values()}
         for sym in (items[a].rate.free_symbols | items[b].rate.free_symbols) - axes - set(fx):
             if sym in examples:
                 fx[sym] = examples[sym]
@@ -170,12 +236,19 @@ def regime_figures(figdir: Path) -> list[tuple[str, str]]:
             continue
         stem = figdir / f"regime__{a}__{b}"
         regime_map_figure(grid, (a, b), str(_with(stem, ".png")))
-        regime_map_figure(grid, (a, b), str(_with(stem, ".svg")))
+        if svg:
+            regime_map_figure(grid, (a, b), str(_with(stem, ".svg")))
         out.append((f"{a} vs {b}", _with(stem, ".png").name))
     return out
 
 
-def write(result: Any) -> Path:
+# ----------------------------------------------------------------------------- report
+def _cell(text: Any, limit: int = 240) -> str:
+    s = str(text).replace("|", "\\|").replace("\n", " ")
+    return s if len(s) <= limit else s[:limit - 3] + "..."
+
+
+def write(result: Any, svg: bool = False) -> Path:
     out = Path(result.out)
     figdir = out / "figures"
     figdir.mkdir(parents=True, exist_ok=True)
@@ -184,37 +257,38 @@ def write(result: Any) -> Path:
     for v in result.verdicts:
         r = recipes.get(v.id)
         if r is not None and r.check in ("bound", "slope", "stability"):
-            name = rate_figure(r, v, result.pooled.get(r.id, {}), figdir)
+            name = rate_figure(r, v, result.pooled.get(r.id, {}), figdir, svg)
             if name:
                 figures[v.id] = name
-    sens = sensitivity_figure(result.verdicts, figdir)
-    aud = audit_figure(result.verdicts, figdir)
-    regimes = regime_figures(figdir)
+    sens = sensitivity_figure(result.verdicts, figdir, svg)
+    aud = audit_figure(result.verdicts, figdir, svg)
+    regimes = regime_figures(figdir, svg)
 
-    lines = [f"# dptheory verification report ({result.mode})", "",
-             f"Run `{result.run_id}`: {len(result.verdicts)} verdicts, {len(result.findings)} "
-             f"findings; {result.computed} of {result.total_cells} simulation cells computed in "
-             f"this invocation ({result.total_cells - result.computed} resumed from the store); "
-             f"{result.elapsed:.0f} s.", "",
-             "Verdicts: `pass` — the claim survived the check; `fail` — the check contradicts "
-             "the claim (a finding); `inconclusive` — the evidence cannot decide. Derivation "
-             "verdicts map `agrees`/`agrees-in-regime` to pass, `disagrees` to fail, "
-             "`not-derivable` to inconclusive.", ""]
     counts: dict[str, int] = {}
     for v in result.verdicts:
         counts[v.verdict] = counts.get(v.verdict, 0) + 1
-    lines.append("Totals: " + ", ".join(f"{k} {c}" for k, c in sorted(counts.items())))
-    lines.append("")
+    lines = [f"# dptheory verification report ({result.mode})", "",
+             f"Run `{result.run_id}`: {len(result.verdicts)} verdicts, {len(result.findings)} "
+             f"findings of the papers; {result.computed} of {result.total_cells} simulation "
+             f"cells computed in this invocation ({result.total_cells - result.computed} "
+             f"resumed from the store); {result.elapsed:.0f} s.", "", VERDICT_TEXT, "",
+             "Totals: " + ", ".join(f"{k} {c}" for k, c in sorted(counts.items())), ""]
+    if result.extended:
+        lines += ["Sweeps extended because they could not decide (pre-asymptotic or too "
+                  "little power): " + "; ".join(f"`{k}` + {v}" for k, v in result.extended.items()),
+                  ""]
     by_paper: dict[str, list] = {}
     for v in result.verdicts:
         by_paper.setdefault(v.item.split(".")[0], []).append(v)
     for paper in sorted(by_paper):
-        lines += [f"## {paper}", "", "| id | check | verdict | summary |", "|---|---|---|---|"]
+        lines += [f"## {paper}", "",
+                  "| id | check | verdict | measured / bound | trivial range | power | reason |",
+                  "|---|---|---|---|---|---|---|"]
         for v in by_paper[paper]:
-            summary = v.summary.replace("|", "\\|").replace("\n", " ")
-            if len(summary) > 240:
-                summary = summary[:237] + "..."
-            lines.append(f"| `{v.id}` | {v.check} | **{v.verdict}** | {summary} |")
+            c = columns(v)
+            lines.append(f"| `{v.id}` | {v.check} | **{v.verdict}** | {_cell(c['ratio'], 60)} | "
+                         f"{_cell(c['trivial'], 60)} | {_cell(c['power'], 120)} | "
+                         f"{_cell(v.summary)} |")
         lines.append("")
         for v in by_paper[paper]:
             if v.id in figures:
@@ -227,25 +301,59 @@ def write(result: Any) -> Path:
         lines += ["## Regime maps of stated rates", ""]
         lines += [f"![{t}](figures/{f})" for t, f in regimes]
         lines.append("")
-    lines += ["## Findings", ""]
+    lines += ["## Findings", "", "One per root cause, most severe first.", ""]
     if not result.findings:
-        lines.append("No check failed.")
+        lines.append("No claim of the papers was refuted.")
     for f in result.findings:
-        lines += [f"- **{f.id}** [{f.check}]: {f.summary}", f"  reproduce: `{f.reproduce}`"]
+        lines += [f"- **[{f.severity}] {f.id}** ({f.check}): {f.summary}"]
+        if f.consequence:
+            lines.append(f"  - consequence: {f.consequence}")
+        if f.also:
+            lines.append(f"  - same root cause: {', '.join(f'`{a}`' for a in f.also)}")
+        lines.append(f"  - reproduce: `{f.reproduce}`")
+    if result.own_items:
+        lines += ["", "## Refutations of dptheory's own items", "",
+                  "Corrected or reconstructed items are dptheory's, not the papers': a "
+                  "refutation here is a defect of the toolkit's catalog, never a finding.", ""]
+        lines += [f"- {f.id} ({f.check}): {f.summary}" for f in result.own_items]
+    if result.notes:
+        lines += ["", "## Symbolic checks that could not decide", "",
+                  "| id | check | reason |", "|---|---|---|"]
+        lines += [f"| `{n['id']}` | {n['check']} | {_cell(n['summary'], 300)} |"
+                  for n in result.notes]
     lines += ["", "## Items without a recipe or check", "",
               "| id | kind | reason |", "|---|---|---|"]
     lines += [f"| `{u['id']}` | {u['kind']} | {u['reason']} |" for u in result.unchecked]
     (out / "report.md").write_text("\n".join(lines) + "\n")
-    (out / "report.json").write_text(json.dumps(as_json(result), indent=1, default=str))
+    (out / "report.json").write_text(json.dumps(as_json(result), indent=1, default=str,
+                                                allow_nan=False))
     return out / "report.md"
 
 
+def _strict(x: Any) -> Any:
+    """JSON-safe: NaN and infinities become None (strict parsers reject them)."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {str(k): _strict(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_strict(v) for v in x]
+    if isinstance(x, (np.floating, np.integer)):
+        return _strict(x.item())
+    return x
+
+
 def as_json(result: Any) -> dict[str, Any]:
-    return {"mode": result.mode, "run_id": result.run_id, "elapsed": result.elapsed,
-            "report": str(Path(result.out) / "report.md"),
-            "verdicts": [{"id": v.id, "item": v.item, "check": v.check, "verdict": v.verdict,
-                          "summary": v.summary, "reproduce": v.reproduce}
-                         for v in result.verdicts],
-            "findings": [f.as_dict() for f in result.findings],
-            "unchecked": result.unchecked,
-            "cells": {"total": result.total_cells, "computed": result.computed}}
+    return _strict({
+        "mode": result.mode, "run_id": result.run_id, "elapsed": result.elapsed,
+        "report": str(Path(result.out) / "report.md"),
+        "verdicts": [{"id": v.id, "item": v.item, "check": v.check, "verdict": v.verdict,
+                      "claim": v.claim, "summary": v.summary, "severity": v.severity,
+                      "power": v.power, "columns": columns(v), "reproduce": v.reproduce}
+                     for v in result.verdicts],
+        "findings": [f.as_dict() for f in result.findings],
+        "own_items": [f.as_dict() for f in result.own_items],
+        "notes": result.notes,
+        "extended": {k: list(v) for k, v in result.extended.items()},
+        "unchecked": result.unchecked,
+        "cells": {"total": result.total_cells, "computed": result.computed}})

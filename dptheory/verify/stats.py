@@ -19,7 +19,8 @@ from typing import Any, Sequence
 import numpy as np
 from scipy import stats as _st
 
-__all__ = ["Interval", "SlopeFit", "mean_ci", "loglog_slope", "clopper_pearson"]
+__all__ = ["Interval", "SlopeFit", "mean_ci", "loglog_slope", "clopper_pearson",
+           "one_sided_limits", "hierarchical_boot_means", "is_binary"]
 
 METHODS = ("t", "bootstrap")
 ALTERNATIVES = ("two-sided", "lower", "upper")
@@ -206,3 +207,51 @@ def clopper_pearson(k: int, n: int, confidence: float = 0.95, *,
     elif alternative == "upper":
         low = 0.0
     return low, high
+
+
+# ------------------------------------------------------------------ one-sided limits
+def is_binary(a: np.ndarray) -> bool:
+    """Samples that are indicators (0/1): their interval is Clopper-Pearson, not t."""
+    return bool(a.size > 0 and np.all((a == 0.0) | (a == 1.0)))
+
+
+def one_sided_limits(samples: Sequence[float] | np.ndarray, level: float) -> tuple[float, float]:
+    """One-sided ``level`` confidence limits ``(lower, upper)`` of the mean of ``samples``.
+
+    Each end holds on its own at ``level`` (so the pair is a two-sided interval at
+    ``2 level - 1``). Indicator samples get exact Clopper-Pearson limits; others the
+    Student-t limits ``mean -/+ t_{level, n-1} s / sqrt(n)``. With one (non-indicator)
+    sample nothing is known about the spread: ``(-inf, inf)``.
+    """
+    a = _samples(samples)
+    c = _check_confidence(level)
+    n = a.size
+    if is_binary(a):
+        k = int(a.sum())
+        lo, _ = clopper_pearson(k, n, c, alternative="lower")
+        _, hi = clopper_pearson(k, n, c, alternative="upper")
+        return float(lo), float(hi)
+    if n == 1:
+        return -np.inf, np.inf
+    half = float(_st.t.ppf(c, n - 1)) * float(a.std(ddof=1)) / np.sqrt(n)
+    m = float(a.mean())
+    return m - half, m + half
+
+
+def hierarchical_boot_means(groups: Sequence[Sequence[float]], n_boot: int,
+                            rng: np.random.Generator) -> np.ndarray:
+    """Bootstrap means of samples grouped by data set: resample the data sets, then the
+    replicates within each drawn data set (two-stage bootstrap). With one data set it is
+    the ordinary bootstrap of the replicates. Returns ``n_boot`` means."""
+    gs = [_samples(g, f"groups[{i}]") for i, g in enumerate(groups)]
+    if not gs:
+        raise ValueError("groups must hold at least one data set")
+    k = len(gs)
+    out = np.zeros(n_boot)
+    for _ in range(k):                                   # k slots, each a drawn data set
+        pick = rng.integers(0, k, size=n_boot) if k > 1 else np.zeros(n_boot, dtype=int)
+        for j, g in enumerate(gs):
+            rows = np.flatnonzero(pick == j)
+            if rows.size:                                 # a fresh resample per slot
+                out[rows] += g[rng.integers(0, g.size, size=(rows.size, g.size))].mean(axis=1)
+    return out / k

@@ -16,6 +16,7 @@ do not depend on worker count or batching.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -55,7 +56,6 @@ class ReplicateStreams:
             for k, kind in enumerate(self.KINDS)}
         self._buf: dict[str, np.ndarray] = {}
         self._pos: dict[str, int] = {}
-        self._perms: dict[int, np.ndarray] = {}
 
     def _take(self, kind: str, count: int) -> np.ndarray:
         out = np.empty((self.reps, count))
@@ -93,31 +93,25 @@ class ReplicateStreams:
         count = int(np.prod(shape)) if shape else 1
         return self._take("uniform", count).reshape((self.reps, *shape))
 
-    def subsets(self, n: int, size: int) -> np.ndarray:
+    def subsets(self, n: int, size: int, steps: int | None = None) -> np.ndarray:
         """(reps, size) uniform subsets of {0..n-1} without replacement (fresh per call).
 
-        Small subsets: a partial Fisher-Yates shuffle of a persistent per-replicate
-        permutation (a partial shuffle of *any* permutation gives a uniform subset), costing
-        ``size`` uniforms and ``size`` vectorised swaps per call instead of n uniforms and a
-        sort. Large subsets (size > n/4): argsort of n uniforms. The method depends only on
-        (n, size), so results stay batching-invariant.
+        ``steps=K`` draws the subsets of K consecutive calls at once, (reps, K, size), equal to
+        K calls in a row. Small subsets (4 size <= n): the first ``size`` swaps of a
+        Fisher-Yates shuffle of the identity, from ``size`` uniforms, resolved without a
+        Python loop (:func:`partial_fisher_yates`). Large subsets: argsort of n uniforms. The
+        method depends only on (n, size), and every call is independent of the earlier ones,
+        so results are batching-invariant and blocks of steps equal single steps.
         """
         if not (1 <= size <= n):
             raise ValueError(f"subset size must be in [1, n={n}], got {size}")
+        K = 1 if steps is None else check_int("steps", steps)
         if 4 * size > n:
-            u = self.uniform(n)
-            return np.argsort(u, axis=1)[:, :size]
-        perm = self._perms.get(n)
-        if perm is None:
-            perm = self._perms[n] = np.tile(np.arange(n), (self.reps, 1))
-        u = self.uniform(size)
-        rows = np.arange(self.reps)
-        for j in range(size):
-            k = j + np.minimum((u[:, j] * (n - j)).astype(np.int64), n - j - 1)
-            a = perm[rows, j].copy()
-            perm[rows, j] = perm[rows, k]
-            perm[rows, k] = a
-        return perm[:, :size].copy()
+            out = np.argsort(self.uniform(K * n).reshape(self.reps, K, n), axis=2)[:, :, :size]
+        else:
+            u = self.uniform(K * size).reshape(self.reps * K, size)
+            out = partial_fisher_yates(n, u).reshape(self.reps, K, size)
+        return out[:, 0, :] if steps is None else out
 
     def permutations(self, n: int) -> np.ndarray:
         """(reps, n) uniform permutations of {0..n-1}."""
@@ -126,6 +120,51 @@ class ReplicateStreams:
     def indices(self, n: int, size: int) -> np.ndarray:
         """(reps, size) i.i.d. uniform indices (sampling with replacement)."""
         return np.minimum((self.uniform(size) * n).astype(np.int64), n - 1)
+
+
+def partial_fisher_yates(n: int, u: np.ndarray) -> np.ndarray:
+    """Rows of ``size`` distinct indices: the first ``size`` swaps of a Fisher-Yates shuffle
+    of 0..n-1, one shuffle per row of the uniforms ``u`` (rows, size).
+
+    Swap j (j = 0..size-1) exchanges positions j and k_j = j + floor(u_j (n - j)) (capped at
+    n - 1); the result is positions 0..size-1 afterwards, a uniform subset in uniform order.
+    The swaps are resolved without a Python loop. With A_j the value at position j just
+    before swap j (swap j moves A_j to position k_j; no later swap touches position j):
+
+    * out_j = the value at k_j before swap j = A_i for the latest i < j with k_i = k_j,
+      else k_j (nothing moved there yet);
+    * A_j = A_i for the latest i < j with k_i = j (only i <= j can have k_i = j), else j.
+
+    One sort of (k_i, i) per row finds each swap's latest earlier swap with the same target,
+    and the last swap into each position; the chains A_j = A_i = ... are followed by pointer
+    jumping (they are short: a chain needs k_i < size, which has probability < size/n).
+    """
+    rows, size = u.shape
+    j = np.arange(size)
+    k = j + np.minimum((u * (n - j)).astype(np.int64), n - j - 1)
+    sv = np.sort(k * size + j, axis=1)                      # swaps by (k_i, i)
+    srt, ks = sv % size, sv // size
+    r_idx, s_idx = np.nonzero(ks[:, 1:] == ks[:, :-1])      # srt[:, s+1] repeats srt[:, s]
+    prev = np.full((rows, size), -1, dtype=np.int64)        # latest i < j with k_i = k_j
+    prev[r_idx, srt[r_idx, s_idx + 1]] = srt[r_idx, s_idx]
+    last = np.ones((rows, size), dtype=bool)                # no later i with k_i = k_j
+    last[r_idx, srt[r_idx, s_idx]] = False
+    # parent_j = latest i < j with k_i = j: the last swap into position j, or the one
+    # before it when that is swap j itself (k_j = j)
+    parent = np.full((rows, size), -1, dtype=np.int64)
+    r_idx, i_idx = np.nonzero(last & (k < size))
+    target = k[r_idx, i_idx]
+    parent[r_idx, target] = np.where(i_idx < target, i_idx, prev[r_idx, i_idx])
+    A = np.where(parent >= 0, parent, j)                    # follow parents to a root: A_j
+    while True:
+        nxt = np.take_along_axis(A, A, axis=1)
+        if np.array_equal(nxt, A):
+            break
+        A = nxt
+    out = k.copy()
+    r_idx, j_idx = np.nonzero(prev >= 0)
+    out[r_idx, j_idx] = A[r_idx, prev[r_idx, j_idx]]
+    return out
 
 
 # ---------------------------------------------------------------------------- validation
@@ -236,7 +275,12 @@ class RunResult:
     accountant, ``{"paper": {...}, "tight": {...}}`` with at least ``epsilon`` and ``delta``.
     ``noise``: the calibrated noise parameters. ``params``: schedules and settings used.
     ``grad_evals``: per-sample gradient evaluations per replicate. ``trajectory``: thinned
-    records when ``record`` was given.
+    records when ``record`` was given. ``wall_time``: seconds spent in the algorithm itself
+    (``cpu_time``: its process CPU seconds); ``metric_time``: seconds spent evaluating the
+    metrics, progress monitors that need full gradients and minimiser searches (not part of
+    the algorithm). ``series``: per-replicate
+    per-step quantities (reps, steps) from which metrics defined across replicates are
+    computed after pooling batches (e.g. yang2022's min_t E||grad F(w_t)||).
     """
 
     algorithm: str
@@ -250,6 +294,9 @@ class RunResult:
     trajectory: dict[str, np.ndarray] | None = None
     seed: int = 0
     first_replicate: int = 0
+    metric_time: float = 0.0
+    cpu_time: float = 0.0
+    series: dict[str, np.ndarray] | None = None
 
     def summary(self) -> dict[str, Any]:
         """JSON-friendly summary: means and standard errors over replicates."""
@@ -263,6 +310,7 @@ class RunResult:
                 "params": {k: (v.tolist() if isinstance(v, np.ndarray) else v)
                            for k, v in self.params.items()},
                 "grad_evals": self.grad_evals, "wall_time": self.wall_time,
+                "metric_time": self.metric_time, "cpu_time": self.cpu_time,
                 "seed": self.seed}
 
 
@@ -304,12 +352,50 @@ class Recorder:
 
 
 class Timer:
+    """Wall-clock (``elapsed``) and process CPU (``cpu``) seconds, accumulated over every
+    ``with`` block (e.g. a monitor inside a loop)."""
+
+    def __init__(self) -> None:
+        self.elapsed = 0.0
+        self.cpu = 0.0
+
     def __enter__(self) -> "Timer":
         self.start = time.perf_counter()
+        self.start_cpu = time.process_time()
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self.elapsed = time.perf_counter() - self.start
+        self.elapsed += time.perf_counter() - self.start
+        self.cpu += time.process_time() - self.start_cpu
+
+
+def block_steps(steps: int, reps: int, per_step: int) -> int:
+    """Steps per block of pre-drawn randomness (``per_step`` numbers per replicate and step):
+    at most 2^21 numbers (16 MiB) per block. Streams are sequential, so a block of draws
+    equals the same draws made step by step."""
+    return max(1, min(steps, (1 << 21) // (reps * per_step)))
+
+
+def weighted_batch_sum(G: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """sum_b weights[r, b] G[r, b] of per-sample gradients G (reps, B, d): (reps, d)."""
+    return np.einsum("rb,rbd->rd", weights, G)
+
+
+def clip_factors(G: np.ndarray, C: float) -> np.ndarray:
+    """yang2022 eq. (2)'s per-sample factors min{1, C/||g_b||} (1 at g_b = 0): (reps, B).
+
+    The same factors as ``dptheory.privacy.samplers.clip_per_sample``, without building the
+    clipped (reps, B, d) copy; C = inf gives all ones.
+    """
+    norms = np.sqrt(np.einsum("rbd,rbd->rb", G, G))
+    if math.isinf(C):
+        return np.ones_like(norms)
+    return np.where(norms > C, C / np.where(norms > 0, norms, 1.0), 1.0)
+
+
+def normalize_factors(G: np.ndarray, r: float) -> np.ndarray:
+    """yang2022 eq. (3)'s per-sample factors 1/(||g_b|| + r), r > 0: (reps, B)."""
+    return 1.0 / (np.sqrt(np.einsum("rbd,rbd->rb", G, G)) + r)
 
 
 # ---------------------------------------------------------------------------- registry

@@ -35,6 +35,7 @@ from dptheory.privacy import DEFAULT_ORDERS, GaussianEvent, eps_from_rdp, get_no
 from dptheory.privacy.tree import OnlineTreeAggregator, compose
 from dptheory.symbolic.assumptions import BoundedGradient, BoundedLoss, Lipschitz, Smooth
 from dptheory.symbolic.numeric import resolve_settings
+from dptheory.budget import check_steps
 from dptheory.symbolic.symbols import S
 
 from .base import two_sided
@@ -60,39 +61,48 @@ class KeyedNormals:
     """Standard normals for tree nodes, keyed by (replicate key, family, level, index).
 
     Row r of ``self(level, index)`` depends only on ``keys[r]`` and (family, level, index),
-    never on the order of requests. Nodes are grouped in chunks of ``chunk`` consecutive
-    indices per level, each drawn from
-    ``SeedSequence(keys[r], spawn_key=(family, level, index // chunk))``; the last chunk of
-    every level is cached, so sequential access (Algorithm 1) costs one generator per chunk
-    and memory O(levels * chunk * d * reps), independent of T.
+    never on the order of requests: node ``index`` of a level is the (index // 2)-th block of
+    d normals of the stream ``SeedSequence(keys[r], spawn_key=(family, level, index % 2))``.
+    Even and odd indices have their own streams because a prefix sum only ever uses the
+    even (left-child) nodes of a level, so the online tree (Algorithm 1) draws half the
+    normals. Streams are read in chunks of ``chunk`` nodes; the last chunk of each (level,
+    parity) is cached, so sequential access costs one generator per stream and memory
+    O(levels * chunk * d * reps), independent of T. A backward request restarts its stream.
     """
 
     def __init__(self, keys: np.ndarray, d: int, family: int, chunk: int = 64) -> None:
         self.keys = [[int(k) for k in row] for row in np.asarray(keys, dtype=np.uint64)]
         self.d, self.family, self.chunk = int(d), int(family), int(chunk)
-        self._cache: dict[int, tuple[int, np.ndarray]] = {}
+        # (level, parity) -> [generators, number of chunks drawn, last chunk (reps, chunk, d)]
+        self._streams: dict[tuple[int, int], list] = {}
 
-    def _block(self, level: int, c: int) -> np.ndarray:
-        hit = self._cache.get(level)
-        if hit is not None and hit[0] == c:
-            return hit[1]
-        blk = np.stack([np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-            k, spawn_key=(self.family, int(level), int(c))))).standard_normal((self.chunk, self.d))
-            for k in self.keys])
-        self._cache[level] = (c, blk)
-        return blk
+    def _generators(self, level: int, parity: int) -> list[np.random.Generator]:
+        return [np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+            k, spawn_key=(self.family, int(level), int(parity))))) for k in self.keys]
+
+    def _chunk(self, level: int, parity: int, c: int) -> np.ndarray:
+        st = self._streams.get((level, parity))
+        if st is None or st[1] > c + 1:                      # new stream, or a backward request
+            st = self._streams[(level, parity)] = [self._generators(level, parity), 0, None]
+        while st[1] <= c:                                    # draw forward to chunk c
+            st[2] = np.stack([g.standard_normal((self.chunk, self.d)) for g in st[0]])
+            st[1] += 1
+        return st[2]
 
     def __call__(self, level: int, index: int) -> np.ndarray:
         """(reps, d) standard normals of node (level, index)."""
-        c, j = divmod(int(index), self.chunk)
-        return self._block(level, c)[:, j, :]
+        c, j = divmod(int(index) >> 1, self.chunk)
+        return self._chunk(int(level), int(index) & 1, c)[:, j, :]
 
     def level(self, level: int, count: int) -> np.ndarray:
         """(count, reps, d): nodes 0..count-1 of ``level`` (same values as ``self(level, a)``)."""
         out = np.empty((count, len(self.keys), self.d))
-        for c in range(-(-count // self.chunk)):
-            lo, hi = c * self.chunk, min(count, (c + 1) * self.chunk)
-            out[lo:hi] = np.swapaxes(self._block(level, c)[:, :hi - lo, :], 0, 1)
+        for parity in (0, 1):
+            m = (count - parity + 1) // 2                    # nodes parity, parity + 2, ...
+            if m > 0:
+                vals = np.stack([g.standard_normal((m, self.d))
+                                 for g in self._generators(level, parity)])
+                out[parity::2] = np.swapaxes(vals, 0, 1)
         return out
 
 
@@ -163,6 +173,7 @@ def _settings(item: Any, N: int, d: int, eps: float, delta: float, T: int | None
     if T is None:
         T_real = resolve_settings(item.settings, dict(base))[S.T]
         T = max(2, int(math.floor(T_real)))     # floor keeps alpha >= 1/N at the settings
+    check_steps(int(T))
     vals = resolve_settings(item.settings, {**base, S.T: float(T)})
     return {"T": int(T), "eta": vals[S.eta_n], "alpha": vals[S.alpha_m], "sigma": vals[S.sigma],
             **({"gamma": vals[catalog.gamma]} if catalog.gamma in vals else {})}
@@ -302,13 +313,17 @@ class _Traj:
 
 def _finish(alg_id: str, objective: Any, data: Any, W_out: np.ndarray, avg: np.ndarray | None,
             T: int, privacy: dict, noise: dict, params: dict, grad_evals: float, timer: Timer,
-            traj: _Traj, seed: int, first_replicate: int) -> RunResult:
-    metrics = metrics_at(objective, data, W_out)
+            traj: _Traj, seed: int, first_replicate: int, monitor: Timer) -> RunResult:
+    """The RunResult; ``monitor`` timed the in-loop metric work, which ``timer`` includes."""
+    wall, cpu = timer.elapsed - monitor.elapsed, timer.cpu - monitor.cpu
+    with monitor:
+        metrics = metrics_at(objective, data, W_out)
     if avg is not None:
         metrics["grad_norm_avg"] = avg / T
     return RunResult(algorithm=alg_id, w=W_out, metrics=metrics, privacy=privacy, noise=noise,
-                     params=params, grad_evals=float(grad_evals), wall_time=timer.elapsed,
-                     trajectory=traj.result(), seed=seed, first_replicate=first_replicate)
+                     params=params, grad_evals=float(grad_evals), wall_time=wall,
+                     trajectory=traj.result(), seed=seed, first_replicate=first_replicate,
+                     metric_time=monitor.elapsed, cpu_time=cpu)
 
 
 # ---------------------------------------------------------------------------- Algorithm 1
@@ -383,7 +398,8 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         privacy["tight"].update(two_sided(GaussianEvent(node_std / math.sqrt(S2)), delta,
                                           relation="replace-one", attained=False))
 
-    timer = Timer().__enter__()
+    timer, monitor = Timer(), Timer()
+    timer.__enter__()
     streams = ReplicateStreams(seed, reps, first_replicate)
     keyed = KeyedNormals(_node_keys(streams), d, _FAM_ALG1)
     tau = 1 + np.minimum((streams.uniform(1)[:, 0] * T).astype(np.int64), T - 1)
@@ -401,9 +417,10 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
             sel = tau == t
             W_out[sel] = W[sel]
             if avg is not None:
-                avg += np.atleast_1d(objective.grad_norm(W, data))
+                with monitor:                          # a progress monitor: metric time
+                    avg += np.atleast_1d(objective.grad_norm(W, data))
             noise = agg.step()
-            g = objective.batch_grad(W, data, perm[:, i - 1:i])[:, 0, :]
+            g = objective.batch_grad_mean(W, data, perm[:, i - 1:i])       # one sample
             m = (1.0 - alpha) * m + alpha * g
             mh = m + noise
             traj(t, W, mh)
@@ -415,7 +432,7 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
               "peak_live_nodes": agg.peak_live}
     noise = {"node_std": node_std, "sigma": sigma}
     return _finish("tran2022.alg1", objective, data, W_out, avg, T, privacy, noise, params, T,
-                   timer, traj, seed, first_replicate)
+                   timer, traj, seed, first_replicate, monitor)
 
 
 # ---------------------------------------------------------------------------- Algorithm 2
@@ -543,7 +560,8 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         privacy["tight"].update(two_sided(GaussianEvent(1.0 / math.sqrt(mu2)), delta,
                                           relation="replace-one", attained=False))
 
-    timer = Timer().__enter__()
+    timer, monitor = Timer(), Timer()
+    timer.__enter__()
     beta = 1.0 - alpha
     shape = (reps, d)
     streams = ReplicateStreams(seed, reps, first_replicate)
@@ -594,7 +612,8 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
             sel = tau == t
             W_out[sel] = W[sel]
             if avg is not None:
-                avg += np.atleast_1d(objective.grad_norm(W, data))
+                with monitor:                          # a progress monitor: metric time
+                    avg += np.atleast_1d(objective.grad_norm(W, data))
             idx = perm[:, r - 1:r]
             pts = [W, anchors[-1]] + ([anchors[0]] if q >= 1 else [])
             grads = objective.batch_grad(np.concatenate(pts), data, np.tile(idx, (len(pts), 1)))[:, 0, :]
@@ -631,7 +650,7 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
                                "w_{t+1} = w_t - eta m_hat_t/||m_hat_t||"}
     noise = {f"std_{k}": v for k, v in sd.items()} | {"sigma": sigma}
     return _finish("tran2022.alg2", objective, data, W_out, avg, T, privacy, noise, params,
-                   grad_evals / 1.0, timer, traj, seed, first_replicate)
+                   grad_evals / 1.0, timer, traj, seed, first_replicate, monitor)
 
 
 # ---------------------------------------------------------------------------- registry

@@ -64,6 +64,7 @@ from typing import Any
 import numpy as np
 
 from bounds import wang2020 as catalog
+from dptheory.budget import check_steps
 from dptheory.privacy import (DEFAULT_ORDERS, ComposedEvent, GaussianEvent, SelfComposedEvent,
                               eps_from_rdp_improved, rdp_fixed_size_gaussian, zcdp_to_dp)
 from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS, smallest_noise
@@ -148,7 +149,7 @@ def _symbols(s: dict[str, Any], **extra: float) -> dict:
 def _T_and_r(s: dict[str, Any], item: str, T: Any, r: Any) -> tuple[int, float, float]:
     """Theorem 2/4 settings from the catalog: T = ceil(6 sqrt(rho) Delta/alpha^1.5), r."""
     T_set = _cat(item, "T", _symbols(s)) if s["Delta"] > 0 else 0.0
-    T = max(1, math.ceil(T_set - 1e-9)) if T is None else _count("T", T)
+    T = check_steps(max(1, math.ceil(T_set - 1e-9)) if T is None else _count("T", T))
     r = _cat(item, "r", _symbols(s)) if r is None else _positive("r", r)
     return T, r, T_set
 
@@ -278,7 +279,7 @@ def _trust_region_loop(objective: Any, data: Any, s: dict[str, Any], *, reps: in
             g = objective.grad_F(Wa, data)
             H = objective.hess_F(Wa, data)
         else:
-            g = objective.batch_grad(Wa, data, S_idx[act]).mean(axis=1)       # eq. (6)
+            g = objective.batch_grad_mean(Wa, data, S_idx[act])               # eq. (6)
             H = np.stack([objective.hess(w, data.X[idx], data.y[idx]).mean(axis=0)
                           for w, idx in zip(Wa, T_idx[act])])              # eq. (7)
         g_t = g + e[act]
@@ -323,20 +324,24 @@ def _interval_full(sigma: float, sigma_H: float, T: int, Dg: float, DH: float,
     if sigma == 0 or sigma_H == 0:
         return {}
     return two_sided(ComposedEvent((SelfComposedEvent(GaussianEvent(sigma / Dg), T),
-                                    SelfComposedEvent(GaussianEvent(sigma_H / DH), T))), delta, relation="replace-one")
+                                    SelfComposedEvent(GaussianEvent(sigma_H / DH), T))),
+                     delta, relation="replace-one")
 
 
 def _finish(alg_id: str, objective: Any, data: Any, s: dict[str, Any], W: np.ndarray,
             extra: dict[str, np.ndarray], privacy: dict, noise: dict, params: dict,
             grad_evals: float, timer: Timer, rec: Recorder, seed: int,
             first_replicate: int) -> RunResult:
-    metrics = metrics_at(objective, data, W, second_order=True, alpha=s["alpha"], rho=s["rho"])
-    # where the constants are certified on a ball only: is the output inside it?
-    metrics["in_domain"] = np.atleast_1d(objective.in_domain(W)).astype(float)
+    with Timer() as metric_timer:
+        metrics = metrics_at(objective, data, W, second_order=True, alpha=s["alpha"],
+                             rho=s["rho"])
+        # where the constants are certified on a ball only: is the output inside it?
+        metrics["in_domain"] = np.atleast_1d(objective.in_domain(W)).astype(float)
     metrics.update(extra)
     return RunResult(algorithm=alg_id, w=W, metrics=metrics, privacy=privacy, noise=noise,
                      params=params, grad_evals=grad_evals, wall_time=timer.elapsed,
-                     trajectory=rec.result(), seed=seed, first_replicate=first_replicate)
+                     trajectory=rec.result(), seed=seed, first_replicate=first_replicate,
+                     metric_time=metric_timer.elapsed, cpu_time=timer.cpu)
 
 
 def _base_params(s: dict[str, Any], calibration: str, T: int, T_set: float, r: float,
@@ -486,7 +491,8 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     if sd > 0 and sdH > 0:
         privacy["tight"].update(two_sided(ComposedEvent((
             sampled_steps(S / n, sd * S / (2 * G), T),
-            sampled_steps(Tz / n, sdH * Tz / (2 * math.sqrt(d) * M), T))), delta_, relation="replace-one"))
+            sampled_steps(Tz / n, sdH * Tz / (2 * math.sqrt(d) * M), T))), delta_,
+            relation="replace-one"))
     params = _base_params(s, calibration, T, T_set, r, T_given)
     params.update({"S_size": S, "T_size": Tz, "S_size_theorem": S_th, "T_size_theorem": T_th,
                    "S_size_clipped": S_size is None and S_th > n,
@@ -541,7 +547,7 @@ def run_dpgd(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     s = _setup(DPGD, objective, data, eps, delta, reps, calibration, alpha, w0, Delta)
     T_given = T is not None or Delta is not None
     T_set = 2 * s["M"] * max(s["Delta"], 0.0) / s["alpha"] ** 2
-    T = max(1, math.ceil(T_set - 1e-9)) if T is None else _count("T", T)
+    T = check_steps(max(1, math.ceil(T_set - 1e-9)) if T is None else _count("T", T))
     eta = 1.0 / s["M"] if eta is None else _positive("eta", eta)
     if radius is None:
         radius = objective.domain_radius if objective.domain_radius is not None else math.inf

@@ -39,10 +39,11 @@ Choices where the text is ambiguous (all recorded in ``RunResult.params``)
       T -> oo); C = 2 tau0/(1 - tau1) (the threshold of Lemma A.5); r = 2 tau0/(1 - tau1)
       = M, mirroring C (Thm 3.2 allows any r > 0). If tau0 = 0 then C = r = 1.
     * Utility readings (catalog ``yang2022.setup``): ``min_grad_norm`` is min_{0<=t<T}
-      ||grad F(w_t)|| per replicate (its mean is E min_t); ``min_t_mean_grad_norm`` is
-      min_t of the mean over *this run's* replicates (min_t E; not batching invariant, so
-      combine batches through ``record``). ||grad F|| is the exact empirical gradient, n
-      per-sample gradients per step; these monitor evaluations are not in ``grad_evals``.
+      ||grad F(w_t)|| per replicate (its mean is E min_t); min_t E is defined across
+      replicates, so it is computed after pooling batches: :func:`min_t_mean_grad_norm`
+      of the runs (each keeps ``series["grad_norm"]``, (reps, T+1)). ||grad F|| is the exact
+      empirical gradient (no per-sample tensor); these monitor evaluations are not in
+      ``grad_evals`` and their time is ``metric_time``, not ``wall_time``.
 """
 
 from __future__ import annotations
@@ -54,14 +55,15 @@ from typing import Any
 import numpy as np
 
 from bounds import yang2022 as Y
+from dptheory.budget import check_steps
 from dptheory.privacy import get_epsilon, get_noise_multiplier
-from dptheory.privacy.samplers import clip_per_sample, normalize_per_sample
 from dptheory.symbolic.assumptions import AffineDeviation, GeneralizedSmooth
 
 from .base import check_int as _int_param
 from .base import sampled_steps, two_sided
 from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_assumptions,
-                   check_calibration, check_privacy, check_reps, metrics_at)
+                   block_steps, check_calibration, check_privacy, check_reps, clip_factors,
+                   metrics_at, normalize_factors, weighted_batch_sum)
 
 _ITEMS = {t.id: t for t in Y.ITEMS}
 LEMMA31 = _ITEMS["yang2022.lemma3.1"]
@@ -146,6 +148,7 @@ def _run(kind: str, objective: Any, data: Any, *, eps: float, delta: float, reps
     first_replicate = _int_param("first_replicate", first_replicate, 0)
     check_assumptions(ALGORITHMS_BY_ID[f"yang2022.{kind}"], objective, data)
     rec = Recorder(record)
+    metric_timer = Timer()
     with Timer() as timer:
         N, d = data.n, objective.d
         L0, L1, tau0, tau1 = _constants(objective, data)
@@ -155,6 +158,7 @@ def _run(kind: str, objective: Any, data: Any, *, eps: float, delta: float, reps
         q = B / N
         # smallest T with eps < c1 B^2 T/N^2 (N*N/(B*B) first: exact for B | N)
         T = (math.floor(eps * N * N / (c1 * B * B)) + 1) if T is None else _int_param("T", T, 1)
+        check_steps(T)
         W0 = np.zeros(d) if w0 is None else np.asarray(w0, dtype=np.float64)
         if W0.shape != (d,) or not np.all(np.isfinite(W0)):
             raise ValueError(f"w0 must be a finite vector of shape ({d},), got shape {W0.shape}")
@@ -193,7 +197,8 @@ def _run(kind: str, objective: Any, data: Any, *, eps: float, delta: float, reps
 
         # --- step size: (4) for DP-NSGD, (8) = (4)/C for DP-SGD, unknown constant = 1
         F0 = float(objective.F(W0, data))
-        Df = F0 - float(objective.minimum(data).lower)
+        with metric_timer:                                 # a minimiser search
+            Df = F0 - float(objective.minimum(data).lower)
         if eta is None:
             if kind == "dpsgd" and C == math.inf:
                 raise ValueError("eta must be given when C = inf ((8) = (4)/C vanishes)")
@@ -208,39 +213,37 @@ def _run(kind: str, objective: Any, data: Any, *, eps: float, delta: float, reps
             eta_val = eta
             eta_source = "given"
 
-        # --- the loop: one Python loop over steps drives all replicates
+        # --- the loop: one Python loop over steps drives all replicates; subsets and noise
+        # of a block of steps are drawn at once (equal to one step at a time)
         streams = ReplicateStreams(seed, reps, first_replicate)
         W = np.tile(W0, (reps, 1))
-        best = np.full(reps, np.inf)
-        arg = np.zeros(reps, dtype=np.int64)
-        best_mean, arg_mean = math.inf, 0
-        gn_rec: list[np.ndarray] = []
+        gn_all = np.empty((reps, T + 1))                   # ||grad F(w_t)||, t = 0..T
+        block = block_steps(T, reps, B + d)
         with np.errstate(over="ignore", invalid="ignore"):
             for t in range(T + 1):
                 if not np.all(np.isfinite(W)):
                     raise ValueError(f"iterates became non-finite at step {t}; eta = {eta_val:g} "
                                      "is too large for this objective")
-                gn = np.atleast_1d(objective.grad_norm(W, data))
+                with metric_timer:                         # the progress monitor
+                    gn_all[:, t] = np.atleast_1d(objective.grad_norm(W, data))
                 rec(t, W)
-                if rec.every is not None and t % rec.every == 0:
-                    gn_rec.append(gn)
                 if t == T:
                     break
-                better = gn < best                             # min over 0 <= t < T
-                best = np.where(better, gn, best)
-                arg = np.where(better, t, arg)
-                if gn.mean() < best_mean:
-                    best_mean, arg_mean = float(gn.mean()), t
-                idx = streams.subsets(N, B)
-                G = objective.batch_grad(W, data, idx)         # (reps, B, d)
-                P = normalize_per_sample(G, r) if kind == "alg1" else clip_per_sample(G, C)
-                xi = streams.normal(d)                         # drawn even when sigma = 0
-                W = W - (eta_val / B) * (P.sum(axis=1) + std_sum * xi)
+                k = t % block
+                if k == 0:
+                    K = min(block, T - t)
+                    idx_blk = streams.subsets(N, B, steps=K)
+                    xi_blk = streams.normal(K, d)          # drawn even when sigma = 0
+                G = objective.batch_grad(W, data, idx_blk[:, k])   # (reps, B, d)
+                f = normalize_factors(G, r) if kind == "alg1" else clip_factors(G, C)
+                W = W - (eta_val / B) * (weighted_batch_sum(G, f) + std_sum * xi_blk[:, k])
 
-    metrics = metrics_at(objective, data, W)
-    metrics["min_grad_norm"] = best
-    metrics["argmin_t"] = arg.astype(float)
-    metrics["min_t_mean_grad_norm"] = np.full(reps, best_mean)
+    inside, inside_cpu = metric_timer.elapsed, metric_timer.cpu   # metric time within timer
+    with metric_timer:
+        metrics = metrics_at(objective, data, W)
+    gn_run = gn_all[:, :T]                                 # min over 0 <= t < T
+    metrics["min_grad_norm"] = gn_run.min(axis=1)
+    metrics["argmin_t"] = gn_run.argmin(axis=1).astype(float)
 
     # --- privacy: the paper's route and the tight accountant for the noise actually used
     cond_rhs = c1 * B * B * T / (N * N)
@@ -268,7 +271,6 @@ def _run(kind: str, objective: Any, data: Any, *, eps: float, delta: float, reps
         "L0": L0, "L1": L1, "tau0": tau0, "tau1": tau1, "M": M, "D_f": Df, "F0": F0,
         "w0": W0, "sampling": "uniform without replacement, fresh each step",
         "monitor_grad_evals": N * (T + 1), "eps_target": eps,
-        "argmin_t_mean_grad_norm": arg_mean,
     }
     if kind == "alg1":
         params["r"] = r
@@ -276,11 +278,34 @@ def _run(kind: str, objective: Any, data: Any, *, eps: float, delta: float, reps
         params["C"] = C
     traj = rec.result()
     if traj is not None:
-        traj["grad_norm"] = np.stack(gn_rec, axis=1)
+        traj["grad_norm"] = gn_all[:, ::rec.every]
+    # the monitor and the minimum ran inside the algorithm's timer: metric time, not its own
     return RunResult(algorithm=f"yang2022.{kind}", w=W, metrics=metrics, privacy=privacy,
                      noise=noise, params=params, grad_evals=float(B * T),
-                     wall_time=timer.elapsed, trajectory=traj, seed=seed,
-                     first_replicate=first_replicate)
+                     wall_time=timer.elapsed - inside, trajectory=traj, seed=seed,
+                     first_replicate=first_replicate, metric_time=metric_timer.elapsed,
+                     cpu_time=timer.cpu - inside_cpu,
+                     series={"grad_norm": gn_all})
+
+
+def min_t_mean_grad_norm(*results: RunResult) -> tuple[float, int]:
+    """(min_{0<=t<T} E||grad F(w_t)||, argmin t) with E the mean over every replicate of
+    ``results`` (batches of one setting, pooled in replicate order).
+
+    Defined across replicates, so computed after pooling: the same value whatever the
+    batching (``RunResult.series["grad_norm"]`` holds each replicate's ||grad F(w_t)||).
+    """
+    if not results:
+        raise ValueError("results must hold at least one RunResult")
+    runs = sorted(results, key=lambda r: r.first_replicate)
+    if any(r.series is None or "grad_norm" not in r.series for r in runs):
+        raise ValueError("results must be yang2022 runs (series['grad_norm'] missing)")
+    steps = {r.series["grad_norm"].shape[1] for r in runs}
+    if len(steps) != 1:
+        raise ValueError(f"results must share T, got {sorted(s - 1 for s in steps)}")
+    mean = np.concatenate([r.series["grad_norm"] for r in runs], axis=0)[:, :-1].mean(axis=0)
+    t = int(np.argmin(mean))
+    return float(mean[t]), t
 
 
 def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int = 1,
@@ -333,4 +358,5 @@ ALGORITHMS: list[Algorithm] = [
 ]
 ALGORITHMS_BY_ID = {a.id: a for a in ALGORITHMS}
 
-__all__ = ["ALGORITHMS", "run_alg1", "run_dpsgd", "sigma_lemma31", "sigma_tight", "eps_tight"]
+__all__ = ["ALGORITHMS", "run_alg1", "run_dpsgd", "sigma_lemma31", "sigma_tight", "eps_tight",
+           "min_t_mean_grad_norm"]

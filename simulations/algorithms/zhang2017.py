@@ -35,6 +35,7 @@ import numpy as np
 from scipy import optimize
 
 import bounds.zhang2017 as catalog
+from dptheory.budget import check_steps
 from dptheory.privacy import (GaussianEvent, advanced_composition_dwork_roth, amplify_zhang2017,
                               analytic_gaussian_sigma, classic_gaussian_sigma, gaussian_delta,
                               gaussian_epsilon, get_epsilon, get_noise_multiplier)
@@ -44,8 +45,8 @@ from dptheory.symbolic.assumptions import (BoundedMinimizer, Convex, Lipschitz, 
 
 from .base import check_int as _pos_int, check_positive as _pos_float, check_w0 as _w0
 from .base import sampled_steps, two_sided
-from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_assumptions,
-                   check_calibration, check_privacy, check_reps, metrics_at)
+from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, block_steps,
+                   check_assumptions, check_calibration, check_privacy, check_reps, metrics_at)
 
 __all__ = ["ALGORITHMS", "ALG1", "ALG2", "BST14", "run_alg1", "run_alg2", "run_bst14",
            "bst14_paper_sigma"]
@@ -220,7 +221,7 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         eta_set = _catalog(it, "eta_thm3", vals)
         T_set = _ceil_T(_catalog(it, f"T_thm3_{branch}", vals))
         theorem = "zhang2017.thm3"
-    T = T_set if T is None else _pos_int("T", T)
+    T = check_steps(T_set if T is None else _pos_int("T", T))
     eta = eta_set if eta is None else _pos_float("eta", eta)
     if Delta is None:
         if setting == "strongly-convex":
@@ -267,6 +268,7 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         else:
             z = np.zeros((reps, d))
         W = wT + z
+    with Timer() as metric_timer:
         metrics = metrics_at(objective, data, W)
         Fmin = objective.minimum(data).value
         metrics["excess_risk_wT"] = np.full(reps, float(objective.F(w[0], data)) - Fmin)
@@ -310,7 +312,8 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     return RunResult(algorithm=ALG1.id, w=W, metrics=metrics,
                      privacy={"paper": paper, "tight": tight}, noise=noise, params=params,
                      grad_evals=float(n * T), wall_time=timer.elapsed,
-                     trajectory=_traj(rec, reps), seed=seed, first_replicate=first_replicate)
+                     trajectory=_traj(rec, reps), seed=seed, first_replicate=first_replicate,
+                     metric_time=metric_timer.elapsed, cpu_time=timer.cpu)
 
 
 def _traj(rec: Recorder, reps: int) -> dict[str, np.ndarray] | None:
@@ -376,7 +379,7 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     n, d = data.n, data.d
     L = _const(objective, data, Lipschitz, "G")
     beta = _const(objective, data, Smooth, "beta")
-    K = n * n if rounds is None else _pos_int("rounds", rounds)
+    K = check_steps(n * n if rounds is None else _pos_int("rounds", rounds), "K")
     vals = {"n": n, "d": d, "eps": eps, "delta": delta, "G": L, "beta": beta}
     s_paper = math.sqrt(_catalog("zhang2017.alg2", "s2_rr", vals))
     if calibration == "paper":
@@ -413,15 +416,22 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         W = np.repeat(w0v[None, :], reps, axis=0)
         out = W.copy()
         rec(0, W)
-        for t in range(int(R.max())):
-            idx = streams.indices(n, 1)
-            G = objective.batch_grad(W, data, idx)[:, 0, :]
-            z = streams.normal(d) * s
-            W = W - eta_sched[t] * (G + z)
+        rounds = int(R.max())
+        # the sample indices and noise of a block of steps drawn at once (= step by step)
+        block = block_steps(rounds, reps, 1 + d)
+        for t in range(rounds):
+            k = t % block
+            if k == 0:
+                K = min(block, rounds - t)
+                idx_blk = streams.indices(n, K)[:, :, None]        # (reps, K, 1)
+                z_blk = streams.normal(K, d) * s
+            G = objective.batch_grad_mean(W, data, idx_blk[:, k])  # one sample
+            W = W - eta_sched[t] * (G + z_blk[:, k])
             hit = R == t + 1
             if hit.any():
                 out[hit] = W[hit]
             rec(t + 1, W)
+    with Timer() as metric_timer:
         metrics = metrics_at(objective, data, out)
         metrics["R"] = R.astype(float)
         metrics["in_domain"] = np.asarray(objective.in_domain(out), dtype=float)
@@ -451,7 +461,8 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
                      privacy={"paper": paper, "tight": tight},
                      noise={"s": s, "s_paper": s_paper}, params=params,
                      grad_evals=float(R.mean()), wall_time=timer.elapsed,
-                     trajectory=rec.result(), seed=seed, first_replicate=first_replicate)
+                     trajectory=rec.result(), seed=seed, first_replicate=first_replicate,
+                     metric_time=metric_timer.elapsed, cpu_time=timer.cpu)
 
 
 # ---------------------------------------------------------------------------- BST14
@@ -534,7 +545,7 @@ def run_bst14(objective: Any, data: Any, *, eps: float, delta: float, reps: int 
     if m > n:
         raise ValueError(f"m must be <= n = {n}, got {m}")
     q = m / n
-    T = int(math.ceil(n * n / m)) if T is None else _pos_int("T", T)
+    T = check_steps(int(math.ceil(n * n / m)) if T is None else _pos_int("T", T))
     L = _const(objective, data, Lipschitz, "G")
     if radius is None:
         if objective.domain_radius is None:
@@ -562,15 +573,23 @@ def run_bst14(objective: Any, data: Any, *, eps: float, delta: float, reps: int 
     with Timer() as timer:
         W = np.repeat(w0v[None, :], reps, axis=0)
         rec(0, W)
+        # the mini-batches and noise of a block of steps drawn at once (= step by step)
+        block = block_steps(T, reps, m + d)
         for t in range(1, T + 1):
-            idx = streams.subsets(n, m)
-            G = objective.batch_grad(W, data, idx).mean(axis=1)
-            z = streams.normal(d) * s
-            eta_t = 1 / (mu * t) if mu is not None else diam / math.sqrt(t * (L ** 2 + d * s ** 2))
-            W = W - eta_t * (G + z)
-            nrm = np.linalg.norm(W, axis=1, keepdims=True)
+            k = (t - 1) % block
+            if k == 0:
+                K = min(block, T - t + 1)
+                idx_blk = streams.subsets(n, m, steps=K)
+                z_blk = streams.normal(K, d) * s
+                ts = np.arange(t, t + K, dtype=np.float64)
+                eta_blk = 1 / (mu * ts) if mu is not None else \
+                    diam / np.sqrt(ts * (L ** 2 + d * s ** 2))
+            G = objective.batch_grad_mean(W, data, idx_blk[:, k])
+            W = W - eta_blk[k] * (G + z_blk[:, k])
+            nrm = np.sqrt(np.einsum("rd,rd->r", W, W))[:, None]
             W = W * np.minimum(1.0, radius / np.maximum(nrm, 1e-300))   # projection onto C
             rec(t, W)
+    with Timer() as metric_timer:
         metrics = metrics_at(objective, data, W)
 
     if s > 0:
@@ -601,7 +620,8 @@ def run_bst14(objective: Any, data: Any, *, eps: float, delta: float, reps: int 
                      privacy={"paper": paper, "tight": tight},
                      noise={"s": s, "s_paper": s_paper}, params=params,
                      grad_evals=float(m * T), wall_time=timer.elapsed,
-                     trajectory=rec.result(), seed=seed, first_replicate=first_replicate)
+                     trajectory=rec.result(), seed=seed, first_replicate=first_replicate,
+                     metric_time=metric_timer.elapsed, cpu_time=timer.cpu)
 
 
 # ---------------------------------------------------------------------------- registry

@@ -70,15 +70,16 @@ import numpy as np
 import sympy as sp
 
 from bounds import zhang2021 as _cat
+from dptheory.budget import check_steps
 from dptheory.privacy import get_epsilon, get_noise_multiplier
-from dptheory.privacy.samplers import clip_per_sample
 from dptheory.symbolic.assumptions import (BoundedVariance, Lipschitz, PL, Smooth,
                                            WeaklyQuasiConvex)
 from simulations.algorithms.base import sampled_steps, two_sided
 from simulations.algorithms.base import check_int as _int_param
 from simulations.algorithms.base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer,
                                          check_calibration, check_privacy, check_reps,
-                                         metrics_at)
+                                         block_steps, clip_factors, metrics_at,
+                                         weighted_batch_sum)
 
 PAPER = "zhang2021"
 UTILITY_THEOREM = "zhang2021.thm3.2"
@@ -238,14 +239,22 @@ def run_stages(objective: Any, data: Any, stages: list[Stage], *, pi: float, B: 
             # index of w_O drawn up front; keep the iterate when reached (O(reps d) memory)
             O = 1 + np.minimum((streams.uniform(1)[:, 0] * st.T).astype(np.int64), st.T - 1)
             keep = W.copy()
+        # subsets and noise of a block of steps drawn at once (equal to one step at a time)
+        block = block_steps(st.T, W.shape[0], B + d)
         for t in range(1, st.T + 1):
-            idx = streams.subsets(n, B)
-            g = objective.batch_grad(W, data, idx)
-            if clip is not None:
-                g = clip_per_sample(g, clip)
-            gbar = g.mean(axis=1)
-            if pi > 0:
-                gbar += pi * streams.normal(d)
+            k = (t - 1) % block
+            if k == 0:
+                K = min(block, st.T - t + 1)
+                idx_blk = streams.subsets(n, B, steps=K)
+                xi_blk = streams.normal(K, d) if pi > 0 else None
+            idx = idx_blk[:, k]
+            if clip is None:
+                gbar = objective.batch_grad_mean(W, data, idx)
+            else:
+                g = objective.batch_grad(W, data, idx)
+                gbar = weighted_batch_sum(g, clip_factors(g, clip)) / B
+            if xi_blk is not None:
+                gbar += pi * xi_blk[:, k]
             rho_t = st.varrho if t <= st.t_mon else 0.0
             W_new = W - st.eta(t) * gbar
             if rho_t:
@@ -354,11 +363,13 @@ def _check_clip_pi(clip: Any, pi: Any) -> tuple[float | None, float | None]:
 def _finish(alg_id: str, objective: Any, data: Any, W: np.ndarray, left: np.ndarray,
             privacy: dict, noise: dict, params: dict, steps: int, B: int, timer: Timer,
             recorder: Recorder, seed: int, first_replicate: int) -> RunResult:
-    metrics = metrics_at(objective, data, W)
+    with Timer() as metric_timer:
+        metrics = metrics_at(objective, data, W)
     metrics["left_domain"] = left.astype(float)
     return RunResult(algorithm=alg_id, w=W, metrics=metrics, privacy=privacy, noise=noise,
                      params=params, grad_evals=float(B * steps), wall_time=timer.elapsed,
-                     trajectory=recorder.result(), seed=seed, first_replicate=first_replicate)
+                     trajectory=recorder.result(), seed=seed, first_replicate=first_replicate,
+                     metric_time=metric_timer.elapsed, cpu_time=timer.cpu)
 
 
 # ------------------------------------------------------------------ Algorithm 1 (+ DPageS)
@@ -396,7 +407,7 @@ def _run_stagewise(alg_id: str, objective: Any, data: Any, *, eps: Any, delta: A
         tMon0 = _int_param("tMon0", tMon0, 0, T0)
         c = constants(objective, data)
         L = clip if clip is not None else c["L"]
-        steps = 2 * T0 * (2 ** K - 1)          # sum_k T^k (catalog alg1 total_iters)
+        steps = check_steps(2 * T0 * (2 ** K - 1))          # sum_k T^k (catalog alg1 total_iters)
         params: dict[str, Any] = {"eta0": eta0, "T0": T0, "tMon0": tMon0, "K": K, "B": B,
                                   "varrho": varrho, "c4": c4, "clip": clip, "L": L,
                                   "total_steps": steps, "calibration": calibration,
@@ -532,7 +543,7 @@ def _run_single(alg_id: str, objective: Any, data: Any, *, eps: Any, delta: Any,
             # stage k = 1 of DPageEM at Thm 3.2's settings: eta^1 = eta0/2, T^1 = 2 T0
             dflt = theorem_defaults(objective, data, eps=eps, delta=delta, varrho=varrho)
         eta = _real_param("eta", dflt["eta0"] / 2 if eta is None else eta)
-        T = _int_param("T", 2 * dflt["T0"] if T is None else T, 1)
+        T = check_steps(_int_param("T", 2 * dflt["T0"] if T is None else T, 1))
         B = _int_param("B", dflt["B"] if B is None else B, 1, n)
         if tmon_rule == "all":
             if tMon not in (None, T):

@@ -39,7 +39,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from dptheory import registry
-from dptheory.symbolic.assumptions import Lipschitz, PL, Smooth, WeaklyQuasiConvex
+from dptheory.symbolic.assumptions import BoundedLoss, Lipschitz, PL, Smooth, WeaklyQuasiConvex
 from dptheory.verify.recipe import Recipe
 from simulations.objectives import Dataset
 from simulations.objectives import get as get_objective
@@ -169,14 +169,20 @@ def cell_coupled_stability(cell: dict[str, Any]) -> dict[str, Any]:
     al = alpha_thm33(L=L, beta=beta, mu=mu, theta=theta, n=n, B=B, K=K, T0=T0, tMon0=tMon0,
                      varrho=varrho, eta0=eta0)
     Gamma = al["c4"] / 4.0          # Gamma = 1/(4 theta mu eta0 X) = c4/4
+    # 0 <= f <= the certified loss bound on the ball, so a gap never exceeds it there
+    loss_bound = max(_const(obj, S, BoundedLoss, "bound"), _const(obj, Sp, BoundedLoss, "bound"))
+    hyps = {"0<c4<2": bool(0 < al["c4"] < 2), "Gamma<1/2": bool(Gamma < 0.5)}
     return {"samples": [float(g) for g in gaps], "bound": al["alpha"],
+            "trivial": loss_bound, "trivial_source": "0 <= f <= the certified loss bound",
+            "in_domain": 1.0 - float(np.mean(run.metrics["left_domain"])),
+            "hypotheses_hold": all(hyps.values()),
             "mean_gap": float(gaps.mean()),
             "z": {"a": [float(v) for v in a], "b": float(b), "source": source,
                   "pilot_mean_gap": pilot_gap},
             "index": i, "constants": {"L": L, "beta": beta, "mu": mu, "theta": theta},
             "alpha_terms": {k: al[k] for k in ("term1", "term2", "term3")},
             "c4": al["c4"], "q": al["q"], "X": al["X"],
-            "hypotheses": {"0<c4<2": bool(0 < al["c4"] < 2), "Gamma<1/2": bool(Gamma < 0.5)},
+            "hypotheses": hyps,
             "pi": float(run.noise["pi"]),
             "left_domain_fraction": float(np.mean(run.metrics["left_domain"]))}
 

@@ -6,9 +6,13 @@ docstring; :func:`certify` checks them numerically.
 
 =========================  ==================================================================
 pl-nonconvex               (a)+(e) h(u) = u^2 + 3 sin^2 u on a realizable linear model: PL,
-                           one-point theta-weakly quasi-convex with theta < 1, non-convex
+                           one-point theta-weakly quasi-convex with theta < 1, non-convex;
+                           n <= d (wide design)
+pl-nonconvex-tall          the same loss on a tall design (n >= d, a shared feature): PL with
+                           mu = theta^2 lambda_min/2, non-convex by construction
 strict-saddle              (b) w1^2/2 + sum (w_j^4/4 - w_j^2/2) + <x, w>: exact saddles/minima
 cosh-generalized-smooth    (c) sum cosh(w_j) + <x, w>: (L0, L1)-smooth, affine deviation
+tilted-quadratic           ||w||^2/2 + <x, w>: mu = beta = 1 exactly (bounds on E||z||^2 bind)
 logistic-ridge             (d) zhang2017 ridge logistic regression
 huber-ridge                (d) zhang2017 ridge Huber regression
 logistic-nonconvex-reg     (f) wang2020 logistic + sum lam w^2/(1 + w^2)
@@ -25,13 +29,15 @@ from .base import Dataset, Minimum, Objective
 from .certify import CertificationReport, CheckResult, certify
 from .erm import HuberRidge, LogisticRidge
 from .papers import LogisticNonconvexReg, RobustRegression, SigmoidL2
-from .pl import PLNonconvex
-from .separable import CoshGeneralizedSmooth, StrictSaddle
+from .pl import PLNonconvex, PLNonconvexTall
+from .separable import CoshGeneralizedSmooth, StrictSaddle, TiltedQuadratic
 
 FAMILIES: dict[str, Callable[..., Objective]] = {
     PLNonconvex.name: PLNonconvex,
+    PLNonconvexTall.name: PLNonconvexTall,
     StrictSaddle.name: StrictSaddle,
     CoshGeneralizedSmooth.name: CoshGeneralizedSmooth,
+    TiltedQuadratic.name: TiltedQuadratic,
     LogisticRidge.name: LogisticRidge,
     HuberRidge.name: HuberRidge,
     LogisticNonconvexReg.name: LogisticNonconvexReg,
@@ -52,6 +58,6 @@ def get(name: str, **params: Any) -> Objective:
 
 
 __all__ = ["FAMILIES", "DEFAULT_N", "get", "Objective", "Dataset", "Minimum", "certify",
-           "CertificationReport", "CheckResult", "PLNonconvex", "StrictSaddle",
-           "CoshGeneralizedSmooth", "LogisticRidge", "HuberRidge", "LogisticNonconvexReg",
+           "CertificationReport", "CheckResult", "PLNonconvex", "PLNonconvexTall", "StrictSaddle",
+           "CoshGeneralizedSmooth", "TiltedQuadratic", "LogisticRidge", "HuberRidge", "LogisticNonconvexReg",
            "SigmoidL2", "RobustRegression"]

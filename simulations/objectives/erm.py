@@ -34,6 +34,9 @@ class _RidgeERM(LinearModelObjective):
     def _reg(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return ridge(W, self.mu)
 
+    def _reg_grad(self, W: np.ndarray) -> np.ndarray:
+        return self.mu * W
+
     def _convexity(self) -> Assumption:
         return StronglyConvex(self.mu) if self.mu > 0 else Convex()
 
@@ -47,7 +50,7 @@ class _RidgeERM(LinearModelObjective):
 
     def minimum(self, data: Dataset) -> Minimum:
         data = self._check_data(data)
-        w = newton(self, data)
+        w = self._memo("argmin", data, lambda: newton(self, data))
         f = float(self.F(w, data))
         g = float(self.grad_norm(w, data))
         if self.mu > 0:
@@ -96,6 +99,13 @@ class LogisticRidge(_RidgeERM):
         m = self._s * y * z + self._c
         p = expit(m)
         return np.logaddexp(0.0, m), p * self._s * y, p * (1.0 - p)
+
+    def _dphi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return expit(self._s * y * z + self._c) * self._s * y
+
+    def _d2phi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        p = expit(self._s * y * z + self._c)
+        return p * (1.0 - p)
 
     def make_data(self, n: int, rng: Any = None) -> Dataset:
         return planted_logistic(check_n(n), self.d, as_rng(rng), w_norm=self.w_norm)[0]

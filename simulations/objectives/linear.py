@@ -3,13 +3,16 @@
 Subclasses give ``_phi(z, y)`` -> (phi, phi', phi'') in z and, optionally, a regulariser
 ``_reg(W)`` -> (r, grad r, hess r). Per-sample derivatives then follow from the chain rule:
 grad f = phi'(z) x + grad r, hess f = phi''(z) x x^T + hess r.
+
+The empirical gradient is X^T phi'(X w)/n + grad r and a minibatch mean is
+(1/B) sum_b phi'(z_b) x_b + grad r: neither builds per-sample gradients.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .base import Dataset, Objective
+from .base import Dataset, Objective, rowwise_matmul
 
 
 class LinearModelObjective(Objective):
@@ -18,32 +21,66 @@ class LinearModelObjective(Objective):
     def _phi(self, z: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         raise NotImplementedError
 
+    def _dphi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """phi'(z) alone (gradients need no phi or phi''); override when cheaper."""
+        return self._phi(z, y)[1]
+
+    def _d2phi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """phi''(z) alone (Hessians need no phi or phi'); override when cheaper."""
+        return self._phi(z, y)[2]
+
+    def _reg_grad(self, W: np.ndarray) -> np.ndarray:
+        """grad r (reps, d) alone; override when cheaper than ``_reg``."""
+        if type(self)._reg is LinearModelObjective._reg:      # r = 0
+            return np.zeros_like(W)
+        return self._reg(W)[1]
+
     def _reg(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(r (reps,), grad r (reps, d), hess r (reps, d, d)); default r = 0."""
         reps = W.shape[0]
-        return np.zeros(reps), np.zeros_like(W), np.zeros((reps, self.d, self.d))
+        # a read-only broadcast view: no (reps, d, d) array is built on every gradient call
+        return np.zeros(reps), np.zeros_like(W), np.broadcast_to(0.0, (reps, self.d, self.d))
 
     def _loss(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        p0, _, _ = self._phi(W @ X.T, y)
+        p0, _, _ = self._phi(rowwise_matmul(W, X.T), y)
         return p0 + self._reg(W)[0][:, None]
 
     def _grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        _, p1, _ = self._phi(W @ X.T, y)
-        return p1[:, :, None] * X[None, :, :] + self._reg(W)[1][:, None, :]
+        p1 = self._dphi(rowwise_matmul(W, X.T), y)
+        return p1[:, :, None] * X[None, :, :] + self._reg_grad(W)[:, None, :]
+
+    def _grad_F(self, W: np.ndarray, data: Dataset) -> np.ndarray:
+        X = data.X
+        p1 = self._dphi(rowwise_matmul(W, X.T), data.y)
+        return rowwise_matmul(p1, X) / X.shape[0] + self._reg_grad(W)
+
+    def _batch_phi(self, W: np.ndarray, X: np.ndarray, y: np.ndarray,
+                   idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(x_b (reps, B, d), phi'(z_b) (reps, B)) of the minibatches."""
+        Xb = np.take(X, idx, axis=0)
+        # one (B, d) x (d, 1) product per replicate, the same call whatever the batch
+        p1 = self._dphi(np.matmul(Xb, W[:, :, None])[:, :, 0], np.take(y, idx))
+        return Xb, p1
 
     def _batch_grad(self, W: np.ndarray, X: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        Xb = X[idx]                                   # (reps, B, d)
-        _, p1, _ = self._phi(np.einsum("rbd,rd->rb", Xb, W), y[idx])
-        return p1[:, :, None] * Xb + self._reg(W)[1][:, None, :]
+        Xb, p1 = self._batch_phi(W, X, y, idx)
+        return p1[:, :, None] * Xb + self._reg_grad(W)[:, None, :]
+
+    def _batch_grad_mean(self, W: np.ndarray, X: np.ndarray, y: np.ndarray,
+                         idx: np.ndarray) -> np.ndarray:
+        Xb, p1 = self._batch_phi(W, X, y, idx)
+        return np.matmul(p1[:, None, :], Xb)[:, 0, :] / idx.shape[1] + self._reg_grad(W)
 
     def _hess(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        _, _, p2 = self._phi(W @ X.T, y)
+        p2 = self._d2phi(rowwise_matmul(W, X.T), y)
         outer = X[:, :, None] * X[:, None, :]
         return p2[:, :, None, None] * outer[None] + self._reg(W)[2][:, None, :, :]
 
     def _hess_F(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        _, _, p2 = self._phi(W @ X.T, y)
-        return np.einsum("rn,ni,nj->rij", p2, X, X) / X.shape[0] + self._reg(W)[2]
+        p2 = self._d2phi(rowwise_matmul(W, X.T), y)
+        # one (d, n) x (n, d) product per replicate: the same BLAS call for every row
+        H = np.stack([(X.T * p2[r]) @ X for r in range(W.shape[0])]) / X.shape[0]
+        return H + self._reg(W)[2]
 
 
 def ridge(W: np.ndarray, mu: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

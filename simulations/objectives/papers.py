@@ -82,6 +82,13 @@ class LogisticNonconvexReg(LinearModelObjective):
         p = expit(m)
         return np.logaddexp(0.0, m), -y * p, p * (1.0 - p)
 
+    def _dphi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return -y * expit(-y * z)
+
+    def _d2phi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        p = expit(-y * z)
+        return p * (1.0 - p)
+
     def _reg(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         s = 1.0 + W * W
         lam = self.lam
@@ -157,6 +164,9 @@ class SigmoidL2(LinearModelObjective):
     def _reg(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return ridge(W, self.lam)
 
+    def _reg_grad(self, W: np.ndarray) -> np.ndarray:
+        return self.lam * W
+
     def make_data(self, n: int, rng: Any = None) -> Dataset:
         return planted_logistic(check_n(n), self.d, as_rng(rng), w_norm=self.w_norm)[0]
 
@@ -209,6 +219,10 @@ class RobustRegression(LinearModelObjective):
         s = 2.0 + u * u
         return np.log1p(0.5 * u * u), 2.0 * u / s, (4.0 - 2.0 * u * u) / s ** 2
 
+    def _dphi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        u = z - y
+        return 2.0 * u / (2.0 + u * u)
+
     def make_data(self, n: int, rng: Any = None) -> Dataset:
         return planted_linear(check_n(n), self.d, as_rng(rng), w_norm=1.0, noise=self.noise)[0]
 
@@ -229,6 +243,9 @@ class RobustRegression(LinearModelObjective):
 
     def minimum(self, data: Dataset) -> Minimum:
         data = self._check_data(data)
+        return self._memo("minimum", data, lambda: self._minimum(data))
+
+    def _minimum(self, data: Dataset) -> Minimum:
         w = np.linalg.lstsq(data.X, data.y, rcond=None)[0]
         if np.max(np.abs(data.X @ w - data.y)) <= 1e-10 * (1 + np.max(np.abs(data.y))):
             return Minimum(0.0, True, 0.0, w, "realizable: residuals vanish at least squares")

@@ -110,19 +110,13 @@ class PLNonconvex(LinearModelObjective):
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
         data = self._check_data(data)
-        s_min, _ = self._structure(data)
-        mu_h, theta_h = pl_h_constants()
         norms = np.linalg.norm(data.X, axis=1)
         a_max = float(norms.max())
         U = norms * self.R + np.abs(data.y)
-        G = float(np.max(norms * np.minimum(8 * U, 2 * U + 3)))
-        B = float(np.max(np.minimum(4 * U ** 2, U ** 2 + 3)))
+        G, B = self._ball_bounds(norms, U)
         note, c = ball_note(self.R), self.scale
         return (
-            PL(round_down(c * mu_h * s_min ** 2 / data.n, 6), scope="empirical",
-               note="min F = 0; mu = mu_h sigma_min(A)^2/n"),
-            WeaklyQuasiConvex(round_down(theta_h, 6), scope="empirical",
-                              note="w.r.t. any w* with X w* = y"),
+            *self._pl_wqc(data),
             Smooth(round_up(c * 8 * a_max ** 2, 6)),
             HessianLipschitz(round_up(c * 12 * a_max ** 3, 6)),
             Lipschitz(round_up(c * G, 6), note=note),
@@ -130,7 +124,123 @@ class PLNonconvex(LinearModelObjective):
             TwiceDifferentiable(),
         )
 
+    def _pl_wqc(self, data: Dataset) -> tuple[Assumption, Assumption]:
+        """PL and one-point weak quasi-convexity of the wide design (see the module doc)."""
+        s_min, _ = self._structure(data)
+        mu_h, theta_h = pl_h_constants()
+        return (PL(round_down(self.scale * mu_h * s_min ** 2 / data.n, 6), scope="empirical",
+                   note="min F = 0; mu = mu_h sigma_min(A)^2/n"),
+                WeaklyQuasiConvex(round_down(theta_h, 6), scope="empirical",
+                                  note="w.r.t. any w* with X w* = y"))
+
+    @staticmethod
+    def _ball_bounds(norms: np.ndarray, U: np.ndarray) -> tuple[float, float]:
+        """(G, |f| bound) on the ball, before scaling: |h'(u)| <= min(8|u|, 2|u| + 3) and
+        h(u) <= min(4u^2, u^2 + 3), both increasing in |u| <= U."""
+        return (float(np.max(norms * np.minimum(8 * U, 2 * U + 3))),
+                float(np.max(np.minimum(4 * U ** 2, U ** 2 + 3))))
+
     def minimum(self, data: Dataset) -> Minimum:
         data = self._check_data(data)
         _, w_star = self._structure(data)
+        return Minimum(0.0, True, 0.0, w_star, "realizable: F(w*) = 0 = inf h")
+
+
+def _max_abs_hprime(U: np.ndarray, m: int = 4001) -> np.ndarray:
+    """Certified max_{|u| <= U} |h'(u)| for each U: the maximum over a grid of m points on
+    [0, U] (|h'| is even) plus the largest possible rise between grid points, which is
+    max|h''| = 8 times half the spacing."""
+    U = np.asarray(U, dtype=float)
+    t = np.linspace(0.0, 1.0, m)
+    u = U[:, None] * t[None, :]
+    hp = np.abs(2.0 * u + 3.0 * np.sin(2.0 * u))
+    return hp.max(axis=1) + 8.0 * U / (m - 1) / 2.0
+
+
+class PLNonconvexTall(PLNonconvex):
+    """PL, one-point theta-weakly quasi-convex, non-convex regression with n >= d samples.
+
+    The loss is :class:`PLNonconvex`'s h on a realizable linear model, but the design is
+    *tall*: A (n x d, n >= d) of full column rank, so it suits sweeps in n at fixed d
+    (zhang2021's theorems, whose bounds need n large against d).
+
+    Rows: a_i = (s, g_i) with a shared first feature s = feature_radius/sqrt(2) and
+    g_i in R^{d-1} bounded Gaussian of radius feature_radius/sqrt(2), so ||a_i|| <=
+    feature_radius.
+
+    Constants (proofs), with v = w - w*, r = A v and lambda = lambda_min(A^T A)/n > 0:
+
+    * **Weak quasi-convexity** (one-point, w.r.t. w*, empirical): u h'(u) >= theta_h h(u)
+      for all u gives <grad F, v> = (1/n) sum h'(r_i) r_i >= theta_h F.
+    * **PL** (empirical): h(u) >= u^2, so F >= (1/n)||A v||^2 >= lambda ||v||^2; with
+      Cauchy-Schwarz ||grad F|| ||v|| >= theta_h F, hence ||grad F||^2 >= theta_h^2 F^2 /
+      ||v||^2 >= theta_h^2 lambda F: PL with mu = theta_h^2 lambda / 2 (min F = 0 at w*,
+      the unique minimiser).
+    * **Non-convex** (certified by construction): at v = t e_1 every r_i = s t, so
+      hess F = h''(s t) A^T A / n, which at s t = pi/2 is -4 A^T A/n: negative definite.
+    * **Smooth, Hessian-Lipschitz**: as :class:`PLNonconvex` (per-sample, everywhere).
+    * **Lipschitz and bounded loss on the ball** ||w|| <= R: |r_i| <= U_i = ||a_i|| R +
+      |b_i|, so G = max_i ||a_i|| max_{|u| <= U_i} |h'(u)| (certified on a grid with the
+      Lipschitz correction max|h''| = 8 times half the spacing) and, h being even and
+      increasing on u > 0, |f| <= max_i h(U_i).
+
+    ``scale = c`` multiplies h by c: mu, beta, rho, G and the loss bound scale by c.
+    """
+
+    name = "pl-nonconvex-tall"
+
+    def __init__(self, d: int = 5, R: float = 2.0, w_star_norm: float = 1.0,
+                 feature_radius: float = 1.0, scale: float = 1.0) -> None:
+        super().__init__(d, R, w_star_norm, feature_radius, scale)
+
+    def make_data(self, n: int, rng: Any = None) -> Dataset:
+        n = check_n(n)
+        if n < self.d:
+            raise ValueError(f"n must be >= d = {self.d} (A of full column rank), got {n}")
+        if self.d < 2:
+            raise ValueError(f"d must be >= 2 (a shared feature and at least one more), got {self.d}")
+        rng = as_rng(rng)
+        half = self.feature_radius / np.sqrt(2.0)
+        A = np.empty((n, self.d))
+        A[:, 0] = half
+        A[:, 1:] = bounded_gaussian(n, self.d - 1, rng, radius=half)
+        w = rng.standard_normal(self.d)
+        w_star = self.w_star_norm * w / np.linalg.norm(w)
+        return Dataset(A, A @ w_star)
+
+    def _lambda(self, data: Dataset) -> tuple[float, np.ndarray]:
+        """(lambda_min(A^T A)/n, the minimiser); raises unless A has full column rank and the
+        targets are realizable."""
+        A, b = data.X, data.y
+        if data.n < self.d:
+            raise ValueError(f"X must have at least d = {self.d} rows (full column rank), "
+                             f"got {data.n}")
+        lam = float(np.linalg.eigvalsh(A.T @ A / data.n)[0])
+        scale = float(np.max(np.linalg.norm(A, axis=1))) ** 2
+        if lam <= 1e-10 * max(1.0, scale):
+            raise ValueError(f"X must have full column rank, got lambda_min(X^T X)/n = {lam:.3g}")
+        w_star = np.linalg.lstsq(A, b, rcond=None)[0]
+        if np.max(np.abs(A @ w_star - b)) > 1e-10 * (1.0 + np.max(np.abs(b))):
+            raise ValueError("y must be realizable (y = X w* for some w*)")
+        return lam, w_star
+
+    def _pl_wqc(self, data: Dataset) -> tuple[Assumption, Assumption]:
+        lam, _ = self._lambda(data)
+        _, theta_h = pl_h_constants()
+        # eigvalsh is backward stable: lambda is accurate to ~1e-15 relative; round_down to
+        # 6 significant digits keeps it a lower bound
+        return (PL(round_down(self.scale * theta_h ** 2 * lam / 2, 6), scope="empirical",
+                   note="min F = 0; mu = theta_h^2 lambda_min(A^T A)/(2n)"),
+                WeaklyQuasiConvex(round_down(theta_h, 6), scope="empirical",
+                                  note="w.r.t. the minimiser w* (X w* = y)"))
+
+    @staticmethod
+    def _ball_bounds(norms: np.ndarray, U: np.ndarray) -> tuple[float, float]:
+        """(G, |f| bound) on the ball, before scaling: the certified max of |h'| on [-U, U]
+        and, h being even and increasing on u > 0, h(U)."""
+        return float(np.max(norms * _max_abs_hprime(U))), float(np.max(h(U)))
+
+    def minimum(self, data: Dataset) -> Minimum:
+        data = self._check_data(data)
+        _, w_star = self._lambda(data)
         return Minimum(0.0, True, 0.0, w_star, "realizable: F(w*) = 0 = inf h")

@@ -14,6 +14,7 @@ import pytest
 from scipy import stats
 
 from simulations.algorithms import get as get_algorithm
+from simulations.algorithms import yang2022 as Y
 from simulations.algorithms.base import ReplicateStreams
 from simulations.algorithms.yang2022 import (ALGORITHMS, eps_tight, run_alg1, run_dpsgd,
                                              sigma_lemma31, sigma_tight)
@@ -200,9 +201,21 @@ def test_min_grad_norm_streams_over_iterates(cosh):
     gn = np.stack([obj.grad_norm(tr["w"][:, t], data) for t in range(21)], axis=1)
     np.testing.assert_allclose(tr["grad_norm"], gn, rtol=1e-12)
     np.testing.assert_allclose(res.metrics["min_grad_norm"], gn[:, :20].min(axis=1), rtol=1e-12)
-    assert res.metrics["min_t_mean_grad_norm"][0] == pytest.approx(gn[:, :20].mean(0).min())
+    assert Y.min_t_mean_grad_norm(res)[0] == pytest.approx(gn[:, :20].mean(0).min())
+    assert Y.min_t_mean_grad_norm(res)[1] == int(np.argmin(gn[:, :20].mean(0)))
     np.testing.assert_allclose(res.w, tr["w"][:, -1])
     np.testing.assert_allclose(res.metrics["grad_norm"], gn[:, 20], rtol=1e-12)
+
+
+def test_min_t_mean_grad_norm_is_computed_after_pooling(cosh):
+    obj, data = cosh
+    kw = dict(eps=EPS, delta=DELTA, seed=4, T=15, B=5, eta=0.05, r=1.0, sigma=2.0,
+              w0=_w0(obj.d))
+    whole = run_alg1(obj, data, reps=6, **kw)
+    parts = [run_alg1(obj, data, reps=2, first_replicate=f, **kw) for f in (4, 0, 2)]
+    assert Y.min_t_mean_grad_norm(*parts) == Y.min_t_mean_grad_norm(whole)
+    with pytest.raises(ValueError, match="share T"):
+        Y.min_t_mean_grad_norm(whole, run_alg1(obj, data, reps=2, **{**kw, "T": 9}))
 
 
 # ---------------------------------------------------------------------------- reproducibility

@@ -230,6 +230,10 @@ class _Spy:
         self.batches.append(np.array(idx))
         return self._obj.batch_grad(W, data, idx)
 
+    def batch_grad_mean(self, W, data, idx):
+        self.batches.append(np.array(idx))
+        return self._obj.batch_grad_mean(W, data, idx)
+
 
 def test_minibatches_uniform_without_replacement(pl):
     obj, data = pl

@@ -18,7 +18,7 @@ EXPECTED = {
                "settings r, T do not enter (5).",
     },
     "wang2020.thm2.noise": {
-        "verdict": "disagrees",
+        "verdict": "agrees-loose",
         "regime": None,
         "why": "at T = 6 sqrt(rho) Delta/alpha^1.5 and phi ~ eps^2/(4 ln(1/delta)): gradient "
                "term ~ sqrt(p) alpha^-7/4/eps (exponent b/2 + c + 7/4, plus a log(1/alpha) "

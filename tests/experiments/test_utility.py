@@ -206,8 +206,9 @@ def test_lemmaA5_h_and_collinear_expectation_by_hand():
     # 0.5: E<grad f, clip(g)> = (3*4 + 3*0.5)/2 = 6.75
     r = next(x for x in RECIPES if x.id == "yang2022.lemmaA.5:bound-x-collinear")
     out = U.yang2022_first_order(_cell(r, reps=16, point=3.0))
-    s = -np.asarray(out["samples"])
-    assert out["bound"] == pytest.approx(-h)
+    s = np.asarray(out["samples"])
+    assert out["bound"] == pytest.approx(h) and out["direction"] == "lower"
+    assert out["trivial"] == pytest.approx(-3.0 * 4.0)       # -x C: smallest possible value
     assert abs(s.mean() - 6.75) < 5 * s.std(ddof=1) / 4 + 1e-12
 
 

@@ -9,7 +9,7 @@ from simulations.objectives import FAMILIES, get
 N_SMALL = {name: 8 for name in FAMILIES}
 N_SMALL["pl-nonconvex"] = 4
 N_SMALL["logistic-nonconvex-reg"] = 30   # n = 8 is separable: slow, unattained infimum
-PARAMS = {"pl-nonconvex": {"d": 6}}
+PARAMS = {"pl-nonconvex": {"d": 6}, "pl-nonconvex-tall": {"d": 3}}
 
 
 def instance(name: str, seed: int = 0, n: int | None = None):

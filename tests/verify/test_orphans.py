@@ -1,0 +1,97 @@
+"""No orphan workers: SIGKILL the process that runs a sweep; no worker survives 5 s later."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.verify.cellfuncs import read_calls
+
+REPO = Path(__file__).resolve().parents[2]
+DPTHEORY = Path(sys.executable).with_name("dptheory")
+
+
+def _children(pid: int) -> set[int]:
+    """Every live descendant of ``pid`` (from /proc)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    out, frontier = set(), {pid}
+    while frontier:
+        frontier = {c for c, p in parents.items() if p in frontier} - out
+        out |= frontier
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _kill_and_check(proc: subprocess.Popen, workers: set[int]) -> None:
+    assert workers, "the sweep started no worker process"
+    os.kill(proc.pid, signal.SIGKILL)          # the parent only, not its process group
+    proc.wait(timeout=30)
+    time.sleep(5.0)
+    survivors = {w for w in workers if _alive(w)}
+    for w in survivors:                         # do not leave them behind either way
+        os.kill(w, signal.SIGKILL)
+    assert not survivors, f"{len(survivors)} of {len(workers)} workers outlived their parent"
+
+
+def _wait_for_workers(proc: subprocess.Popen, busy: "callable", timeout: float = 120) -> set[int]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None and not busy():
+        time.sleep(0.1)
+    assert proc.poll() is None, "the sweep ended before it could be killed"
+    return _children(proc.pid)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the workers")
+def test_sigkill_of_a_sweep_leaves_no_busy_worker(tmp_path):
+    # cells that sleep 60 s: without the parent watch the workers would compute on
+    log = tmp_path / "log"
+    log.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.verify.cellfuncs", str(tmp_path / "s.db"), "orphans",
+         str(log), "4", "60"], cwd=REPO, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        workers = _wait_for_workers(proc, lambda: len(read_calls(log)) >= 2)
+        _kill_and_check(proc, workers)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the workers")
+@pytest.mark.skipif(not DPTHEORY.exists(), reason="the dptheory script is not installed")
+def test_sigkill_of_verify_leaves_no_worker(tmp_path):
+    # a full audit recipe: cells of thousands of runs each, on two workers
+    out = tmp_path / "report"
+    proc = subprocess.Popen(
+        [str(DPTHEORY), "verify", "--only", "zhang2021.thm3.1:audit-zhang2021.alg2",
+         "--jobs", "2", "--out", str(out)], cwd=tmp_path, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        workers = _wait_for_workers(proc, lambda: len(_children(proc.pid)) >= 2)
+        time.sleep(2.0)                          # let them pick up cells
+        workers = _children(proc.pid)
+        _kill_and_check(proc, workers)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
