@@ -86,6 +86,12 @@ def cmd_run(args: argparse.Namespace) -> tuple[Any, str]:
     for route, p in summary["privacy"].items():
         lines.append(f"  privacy [{route}] eps={p.get('epsilon')!s:.8} delta={p.get('delta')}"
                      f"  ({p.get('route', '')})")
+        if p.get("epsilon_upper") is not None:
+            lines.append(f"  privacy [two-sided] true eps in [{p['epsilon_lower']:.6g}, "
+                         f"{p['epsilon_upper']:.6g}] (certified: {p.get('certified')}; "
+                         f"{p.get('interval_method', '')})")
+        elif p.get("interval_error"):
+            lines.append(f"  privacy [two-sided] not available: {p['interval_error']}")
     lines.append(f"  gradient evaluations {summary['grad_evals']:.6g}; wall time {summary['wall_time']:.3g} s")
     return summary, "\n".join(lines)
 
