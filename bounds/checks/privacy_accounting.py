@@ -601,9 +601,13 @@ def _tran_conversion(item: str) -> CheckResult:
                            f"{p['exact_delta']:.3g}, route eps {p['achieved_eps']})",
         key=lambda p: (p["eps"], -p["delta"]),
         consequence_violation=(
-            "At these (eps, delta), inside the theorem's printed condition, a Gaussian mechanism "
-            "with exactly the RDP curve the proof establishes is not (eps, delta)-DP: the "
-            "privacy guarantee fails whenever the algorithm attains its analysed sensitivity."),
+            "At these (eps, delta), inside the theorem's printed condition, the 'consequently' "
+            "of the theorem is false: a Gaussian mechanism with exactly the RDP curve the "
+            "theorem states is not (eps, delta)-DP (its exact curve). The algorithm itself "
+            "violates the claim there if its worst case attains the analysed RDP, which is not "
+            "shown, so this is graded a proof error, not a privacy violation."),
+        severity="proof",
+        subject="the exact eps of a Gaussian with exactly the stated RDP curve",
         consequence_route=(
             "The RDP-to-DP conversion of the proof does not give eps at these points, but the "
             "mechanism's exact eps is within the claim: a proof gap, not a privacy violation."),
@@ -669,8 +673,11 @@ def _dpstr_noise() -> CheckResult:
             "The printed gradient variance lacks a factor T: over T ~ 10^3-10^4 iterations "
             "the noisy gradients and Hessians DP-STR computes are not (eps, delta)-DP "
             "(certified lower end above eps). Theorem 3 reaches the algorithm only through "
-            "them (the iterates are their post-processing), so its privacy is unproven and "
-            "the noise must be multiplied by about sqrt(T) (wang2020.thm3.corrected)."),
+            "them (the output is their post-processing), so its privacy is unproven and the "
+            "noise must be multiplied by about sqrt(T) (wang2020.thm3.corrected). Graded a "
+            "proof error: Algorithm 2 outputs one point, whose own eps is not bounded below."),
+        severity="proof",
+        subject="the eps of the noisy gradients and Hessians",
         consequence_route=(
             "Theorem 3's own route (Def. 3, Lemma 2, advanced composition) does not give eps "
             "for the printed noise, but the mechanism's true eps is within the claim."),

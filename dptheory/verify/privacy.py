@@ -54,14 +54,17 @@ def grid_verdict(points: Iterable[dict[str, Any]], *, item: str, claim: str,
                  describe: Any, consequence_violation: str, consequence_route: str,
                  power: dict[str, Any], severity: str = "privacy", root: str = "",
                  evidence: dict[str, Any] | None = None,
-                 key: Any = None) -> CheckResult:
+                 key: Any = None, subject: str = "the true eps") -> CheckResult:
     """Verdict of a grid of classified points.
 
     Each point is a dict with ``claimed``, ``eps_lower``, ``eps_upper``, optional
     ``route`` and the grid coordinates; ``class`` is added. ``describe(point)`` renders a
     point's coordinates for the summary; ``key`` orders points to pick the example quoted
     (default: the smallest claimed epsilon). ``power`` is the supported verdict's power
-    (``{"statement": ...}``, with a planted wrong claim where there is one).
+    (``{"statement": ...}``, with a planted wrong claim where there is one). ``subject``
+    names whose epsilon the interval certifies when it is not the algorithm's own (e.g. a
+    mechanism with exactly the RDP curve a proof establishes): pass ``severity="proof"``
+    then, since the algorithm itself is not shown to violate the claim.
     """
     pts = []
     for p in points:
@@ -86,9 +89,9 @@ def grid_verdict(points: Iterable[dict[str, Any]], *, item: str, claim: str,
         ex = by[cls][0]
         ev["minimal_counterexample"] = ex
         if cls == "violation":
-            summary = (f"{item}: {claim} is false at {len(by[cls])}/{n} points (certified: the "
-                       f"true eps exceeds the claim); e.g. {describe(ex)}: claimed eps "
-                       f"{ex['claimed']:.4g}, true eps in {_interval(ex)}; "
+            summary = (f"{item}: {claim} is false at {len(by[cls])}/{n} points (certified: "
+                       f"{subject} exceeds the claim); e.g. {describe(ex)}: claimed eps "
+                       f"{ex['claimed']:.4g}, {subject} in {_interval(ex)}; "
                        f"{len(by['route-failure'])} more points are route failures only")
         else:
             summary = (f"{item}: the claim's route does not give eps at {len(by[cls])}/{n} "

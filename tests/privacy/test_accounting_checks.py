@@ -214,8 +214,11 @@ def test_tran2022_conversion_separates_violations_from_route_failures(
     got_real = sorted((p["eps"], p["delta"]) for p in r.evidence["violations"])
     got_route = sorted((p["eps"], p["delta"]) for p in r.evidence["route_failures"])
     assert got_real == sorted(real) and got_route == sorted(route)
-    assert r.verdict == "refuted" and r.severity == "privacy"
-    # the example quoted is a real violation
+    # the exact curve is the Gaussian's with the stated RDP curve, not Algorithm 1/2's own:
+    # the theorem's "consequently" is refuted (a proof error), not its privacy
+    assert r.verdict == "refuted" and r.severity == "proof"
+    assert "Gaussian with exactly the stated RDP curve" in r.summary
+    # the example quoted is a real violation of the implication
     m = r.evidence["minimal_counterexample"]
     assert (m["eps"], m["delta"]) in real
     assert str(m["eps"]) in r.summary
@@ -254,7 +257,8 @@ def _sum_statistic_lower_eps(q: float, z: float, T: int, delta: float) -> float:
 
 def test_dpstr_noise_refuted_by_a_certified_lower_end(results):
     r = results["wang2020.thm3:implemented-noise-two-sided"]
-    assert r.verdict == "refuted" and r.severity == "privacy"
+    # the lower end certifies the releases the proof composes, not the single output point
+    assert r.verdict == "refuted" and r.severity == "proof"
     assert r.root == "wang2020.alg2:gradient-noise-lacks-T"
     pts = {(p["eps"], p["q"], p["T"]): p for p in r.evidence["points"]}
     # short runs are route failures only (the proof fails, the guarantee holds)
