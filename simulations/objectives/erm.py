@@ -111,8 +111,8 @@ class _RidgeERM(LinearModelObjective):
 
     def constant_sources(self, data: Dataset) -> dict[str, str]:
         """How each declared constant that depends on the data (beyond n) was obtained."""
-        out = {"X": f"max_i ||x_i|| = {data.max_norm:.6g} of the data (public only when the "
-                    "rows were normalised to a radius fixed in advance)"}
+        out = {"X": f"max_i ||x_i|| = {data.max_norm:.6g} of the data (data-dependent unless "
+                    "the rows were normalised to a radius fixed in advance)"}
         if self.D is not None:
             out["D"] = f"{self.D:g}, given by the user (public)"
         elif self.mu > 0:

@@ -1,0 +1,3 @@
+"""Reproductions of the papers' own experiments (``dptheory reproduce``)."""
+
+REPRODUCTIONS: dict = {}
