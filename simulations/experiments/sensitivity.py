@@ -36,13 +36,12 @@ Recipes
 ``yang2022.lemma3.1:clip-sensitivity``    ||sum_i clip_C(g_i) - sum_i clip_C(g'_i)|| vs 2C
 ``yang2022.lemma3.1:normalize-sensitivity`` same with g/(||g|| + r) vs 2
 ``zhang2021.thm3.1:minibatch-sensitivity`` ||(1/B) sum_batch (g - g')|| vs 2L/B
-``tran2022.prop13:node-sensitivity``      coupled Algorithm-1 runs (same permutations and
-                                          node noise) on D, D': max over dyadic nodes z <= 4N
-                                          of ||f_[y,z](D) - f_[y,z](D')|| / Delta_node(printed)
-``tran2022.prop13:node-sensitivity-fixed-iterates`` the same with both gradient streams
+``tran2022.prop13:node-sensitivity-fixed-iterates`` Algorithm-1 gradient streams of D and D'
                                           taken at D's iterates (the quantity the adaptive-
-                                          composition proof needs)
-``tran2022.thm4:node-sensitivity``        coupled runs: max node difference vs 4 alpha G
+                                          composition proof needs), same permutations: max
+                                          over dyadic nodes z <= 4N of
+                                          ||f_[y,z](D) - f_[y,z](D')|| / Delta_node(printed)
+``tran2022.thm4:node-sensitivity``        the same streams: max node difference vs 4 alpha G
 """
 
 from __future__ import annotations
@@ -600,14 +599,15 @@ def _R(id: str, item: str, cell: str, sweep: dict, fixed: dict, sweep_full: dict
                   metric=metric, description=description, **grading)
 
 
-# The printed Proposition 13 gives leaves sensitivity 0 (sum limit ceil(0/N) - 1 = -1): the
-# root cause shared with bounds.checks.privacy_tree's formula check.
-_PROP13_LEAF = {"severity": "notation", "root": "tran2022.prop13:leaf-sum-limit",
-                "consequence": "as printed, the sum in Proposition 13 runs to ceil(|y-z|/N) - 1 "
-                               "= -1 for a leaf, so a leaf's sensitivity is printed as 0 "
-                               "although a leaf moves by up to 2 alpha G; the bound Delta <= 4 "
-                               "alpha G that Theorem 4 uses still covers leaves (a misprint of "
-                               "the sum limit)"}
+# The printed Proposition 13 counts ceil(|y-z|/N) occurrences where a node has z - y + 1
+# positions; for a leaf the printed sensitivity is 0: the root cause shared with
+# bounds.checks.privacy_tree's count check.
+_PROP13_LEAF = {"severity": "notation", "root": "tran2022.prop13:count-off-by-one",
+                "consequence": "as printed, Proposition 13 counts ceil(|y-z|/N) occurrences "
+                               "where a node has z - y + 1 positions: for a leaf the sum is "
+                               "empty, so a leaf's sensitivity is printed as 0 although a leaf "
+                               "moves; the bound Delta <= 4 alpha G that Theorem 4 uses still "
+                               "covers leaves (a misprint of the count)"}
 
 
 _SEARCH_QUICK = {"examples": 40, "starts": 3, "maxfev": 200}
@@ -653,23 +653,23 @@ RECIPES: list[Recipe] = [
         **_SEARCH_QUICK}, {"B": [1, 2, 4, 8, 16]},
        "||(1/B) sum_batch g - g'||",
        "Averaged minibatch gradient sensitivity (w in the Lipschitz ball) vs 2L/B."),
-    _R("tran2022.prop13:node-sensitivity", "tran2022.prop13", "cell_tree_node", {"N": [8, 12]},
-       {"compare": "printed", "coupling": "trajectories", "family": "robust-regression",
-        "family_params": {"d": 5}, "examples": 20, "starts": 2, "maxfev": 120},
-       {"N": [8, 12, 16, 24, 32, 64]}, "max_nodes ||f_[y,z](D) - f_[y,z](D')|| / Delta_node",
-       "Coupled Algorithm-1 runs (same permutations and node noise, alpha = 1/N, T = 4N) on "
-       "D, D'; every dyadic node z <= 4N vs the printed 2 alpha G sum_j (1-alpha)^{jN}.",
-       **_PROP13_LEAF),
+    # Only the fixed-iterates coupling measures what the adaptive-composition proof bounds
+    # (the sensitivity of a node given the past releases); coupled trajectories that diverge
+    # would change every term and cannot refute a conditional sensitivity.
     _R("tran2022.prop13:node-sensitivity-fixed-iterates", "tran2022.prop13", "cell_tree_node",
        {"N": [8, 12]},
        {"compare": "printed", "coupling": "fixed-iterates", "family": "robust-regression",
         "family_params": {"d": 5}, "examples": 20, "starts": 2, "maxfev": 120},
        {"N": [8, 12, 16, 24, 32, 64]}, "max_nodes ||f_[y,z](D) - f_[y,z](D')|| / Delta_node",
-       "As node-sensitivity, with both gradient streams at D's iterates (the conditional "
-       "sensitivity the adaptive composition uses).", **_PROP13_LEAF),
+       "Algorithm-1 gradient streams of D and D' at D's iterates (the conditional "
+       "sensitivity the adaptive composition uses), same permutations and node noise, alpha "
+       "= 1/N, T = 4N; every dyadic node z <= 4N vs the printed 2 alpha G sum_j "
+       "(1-alpha)^{jN}.", **_PROP13_LEAF),
     _R("tran2022.thm4:node-sensitivity", "tran2022.thm4", "cell_tree_node", {"N": [8, 16]},
-       {"compare": "4alphaG", "coupling": "trajectories", "family": "robust-regression",
+       {"compare": "4alphaG", "coupling": "fixed-iterates", "family": "robust-regression",
         "family_params": {"d": 5}, "examples": 20, "starts": 2, "maxfev": 120},
        {"N": [8, 12, 16, 24, 32, 64]}, "max_nodes ||f_[y,z](D) - f_[y,z](D')||",
-       "Coupled Algorithm-1 runs: largest node difference vs 4 alpha G (Thm 4's node bound)."),
+       "Algorithm-1 gradient streams of D and D' at D's iterates (the conditional sensitivity "
+       "the adaptive composition uses): largest node difference vs 4 alpha G (Thm 4's node "
+       "bound)."),
 ]

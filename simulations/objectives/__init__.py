@@ -12,6 +12,7 @@ pl-nonconvex-tall          the same loss on a tall design (n >= d, a shared feat
                            mu = theta^2 lambda_min/2, non-convex by construction
 strict-saddle              (b) w1^2/2 + sum (w_j^4/4 - w_j^2/2) + <x, w>: exact saddles/minima
 cosh-generalized-smooth    (c) sum cosh(w_j) + <x, w>: (L0, L1)-smooth, affine deviation
+tilted-quadratic           ||w||^2/2 + <x, w>: mu = beta = 1 exactly (bounds on E||z||^2 bind)
 logistic-ridge             (d) zhang2017 ridge logistic regression
 huber-ridge                (d) zhang2017 ridge Huber regression
 logistic-nonconvex-reg     (f) wang2020 logistic + sum lam w^2/(1 + w^2)
@@ -29,13 +30,14 @@ from .certify import CertificationReport, CheckResult, certify
 from .erm import HuberRidge, LogisticRidge
 from .papers import LogisticNonconvexReg, RobustRegression, SigmoidL2
 from .pl import PLNonconvex, PLNonconvexTall
-from .separable import CoshGeneralizedSmooth, StrictSaddle
+from .separable import CoshGeneralizedSmooth, StrictSaddle, TiltedQuadratic
 
 FAMILIES: dict[str, Callable[..., Objective]] = {
     PLNonconvex.name: PLNonconvex,
     PLNonconvexTall.name: PLNonconvexTall,
     StrictSaddle.name: StrictSaddle,
     CoshGeneralizedSmooth.name: CoshGeneralizedSmooth,
+    TiltedQuadratic.name: TiltedQuadratic,
     LogisticRidge.name: LogisticRidge,
     HuberRidge.name: HuberRidge,
     LogisticNonconvexReg.name: LogisticNonconvexReg,
@@ -57,5 +59,5 @@ def get(name: str, **params: Any) -> Objective:
 
 __all__ = ["FAMILIES", "DEFAULT_N", "get", "Objective", "Dataset", "Minimum", "certify",
            "CertificationReport", "CheckResult", "PLNonconvex", "PLNonconvexTall", "StrictSaddle",
-           "CoshGeneralizedSmooth", "LogisticRidge", "HuberRidge", "LogisticNonconvexReg",
+           "CoshGeneralizedSmooth", "TiltedQuadratic", "LogisticRidge", "HuberRidge", "LogisticNonconvexReg",
            "SigmoidL2", "RobustRegression"]

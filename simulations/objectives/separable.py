@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 
 from dptheory.symbolic.assumptions import (PL, AffineDeviation, Assumption, BoundedLoss,
-                                           BoundedVariance, GeneralizedSmooth, HessianLipschitz,
-                                           Lipschitz, Smooth, StronglyConvex, TwiceDifferentiable)
+                                           BoundedMinimizer, BoundedVariance, GeneralizedSmooth,
+                                           HessianLipschitz, Lipschitz, Smooth, StronglyConvex,
+                                           TwiceDifferentiable)
 
 from .base import (Dataset, Minimum, Objective, as_rng, ball_note, check_n, check_positive,
                    round_up, rowwise_matmul)
@@ -24,6 +25,14 @@ CUBIC_CRIT = 2.0 / (3.0 * np.sqrt(3.0))   # t^3 - t + c = 0 has three real roots
 
 
 class _TiltedSeparable(Objective):
+    x_radius: float
+
+    def make_data(self, n: int, rng: Any = None) -> Dataset:
+        # samples x_i uniform in the ball of radius x_radius (all zero when x_radius = 0)
+        n = check_n(n)
+        return Dataset(uniform_ball(n, self.d, as_rng(rng), radius=self.x_radius)
+                       if self.x_radius > 0 else np.zeros((n, self.d)), np.zeros(n))
+
     def _psi(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         raise NotImplementedError
 
@@ -103,11 +112,6 @@ class StrictSaddle(_TiltedSeparable):
         p0, p1, p2 = 0.25 * W ** 4 - 0.5 * W ** 2, W ** 3 - W, 3.0 * W ** 2 - 1.0
         p0[:, 0], p1[:, 0], p2[:, 0] = 0.5 * W[:, 0] ** 2, W[:, 0], 1.0
         return p0, p1, p2
-
-    def make_data(self, n: int, rng: Any = None) -> Dataset:
-        n = check_n(n)
-        return Dataset(uniform_ball(n, self.d, as_rng(rng), radius=self.x_radius)
-                       if self.x_radius > 0 else np.zeros((n, self.d)), np.zeros(n))
 
     @staticmethod
     def _cubic_roots(c: float) -> np.ndarray:
@@ -199,11 +203,6 @@ class CoshGeneralizedSmooth(_TiltedSeparable):
         c = np.cosh(W)
         return c, np.sinh(W), c
 
-    def make_data(self, n: int, rng: Any = None) -> Dataset:
-        n = check_n(n)
-        return Dataset(uniform_ball(n, self.d, as_rng(rng), radius=self.x_radius)
-                       if self.x_radius > 0 else np.zeros((n, self.d)), np.zeros(n))
-
     def minimum(self, data: Dataset) -> Minimum:
         data = self._check_data(data)
         xb = data.X.mean(axis=0)
@@ -222,5 +221,57 @@ class CoshGeneralizedSmooth(_TiltedSeparable):
                             scope="empirical"),
             StronglyConvex(1),
             PL(1, scope="empirical"),
+            TwiceDifferentiable(),
+        )
+
+
+class TiltedQuadratic(_TiltedSeparable):
+    """f(w, x) = ||w||^2/2 + <x, w>: every sample has Hessian I, so mu = beta = 1 exactly.
+
+    The curvature bound beta is attained in every direction, which makes output-perturbation
+    bounds (beta/2) E||z||^2 tight: the instance on which zhang2017's explicit bounds bind.
+
+    * **Strongly convex and smooth**: hess f = I, so mu = beta = 1 (per sample, everywhere).
+    * **Minimum** (exact): w_hat = -x_bar, F* = -||x_bar||^2/2; BoundedMinimizer D = ||x_bar||.
+    * **Lipschitz** on the ball ||w|| <= R: ||grad f|| = ||w + x|| <= R + max_i ||x_i||.
+    * **Bounded loss** on the ball: |f| <= R^2/2 + R max_i ||x_i||.
+    * **Hessian-Lipschitz**: the Hessian is constant (any rho > 0; the smallest positive
+      value declared, 1e-12, since assumptions take positive constants).
+    """
+
+    name = "tilted-quadratic"
+    sample_radius = 3.0
+
+    def __init__(self, d: int = 1, R: float = 2.0, x_radius: float = 1.0) -> None:
+        super().__init__(d)
+        self.R = check_positive("R", R)
+        self.x_radius = check_positive("x_radius", x_radius, allow_zero=True)
+        self.domain_radius = self.R
+
+    def params(self) -> dict[str, Any]:
+        return {"d": self.d, "R": self.R, "x_radius": self.x_radius}
+
+    def _psi(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return 0.5 * W ** 2, W.copy(), np.ones_like(W)
+
+    def minimum(self, data: Dataset) -> Minimum:
+        data = self._check_data(data)
+        xb = data.X.mean(axis=0)
+        val = float(-0.5 * xb @ xb)
+        return Minimum(val, True, val, -xb, "exact: w_hat = -x_bar")
+
+    def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
+        data = self._check_data(data)
+        X = data.max_norm
+        D = float(np.linalg.norm(data.X.mean(axis=0)))
+        note = ball_note(self.R)
+        return (
+            StronglyConvex(1),
+            Smooth(1),
+            HessianLipschitz(1e-12),
+            Lipschitz(round_up(self.R + X, 6), note=note),
+            BoundedLoss(round_up(self.R ** 2 / 2 + self.R * X, 6), note=note),
+            BoundedMinimizer(round_up(D * (1 + 1e-12), 6) if D > 0 else 1e-12,
+                             scope="empirical", note="||w_hat|| = ||x_bar||"),
             TwiceDifferentiable(),
         )

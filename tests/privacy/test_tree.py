@@ -334,12 +334,35 @@ def test_check_tree_partial_sums_reports_counterexample(results):
     assert ce["t"] == 7 and ce["len"] == 4
 
 
-def test_check_prop13_formula_reports_leaf(results):
+def test_check_prop13_count_reports_misprint(results):
+    r = results["tran2022.prop13:count_misprint"]
+    assert r.verdict == "refuted" and r.severity == "notation"
+    assert r.root == "tran2022.prop13:count-off-by-one"
+    # N=3, node [1,4] has 4 positions: printed count ceil(3/3) = 1 gives 2 alpha G = 2/3;
+    # the length reading ceil(4/3) = 2 gives (2/3)(1 + (2/3)^3) = 0.8642
+    m = r.evidence["example_non_leaf"]
+    assert (m["N"], tuple(m["node"])) == (3, (1, 4))
+    assert m["printed"] == pytest.approx(2 / 3)
+    assert m["length_reading"] == pytest.approx((2 / 3) * (1 + (2 / 3) ** 3))
+    # a leaf: the printed sum over ceil(0/N) = 0 terms is empty
+    assert tree.node_sensitivity_formula(1, 1, 2, 0.5, 1.0) == 0.0
+    assert r.evidence["all_short_have_length_1_mod_N"] is True
+
+
+def test_check_prop13_formula_reports_epoch_straddling(results):
     r = results["tran2022.prop13:formula_vs_bruteforce"]
-    assert r.verdict == "refuted"
+    assert r.verdict == "refuted" and r.severity == "bound"
+    assert r.root == "tran2022.prop13:epoch-straddling"
     m = r.evidence["minimal_counterexample"]
-    # leaf [1,1], N=2, alpha=1/2, G=1: printed sum is empty (0); true sensitivity 2 alpha G = 1
-    assert m["N"] == 2 and tuple(m["node"]) == (1, 1) and m["printed"] == 0.0 and m["brute"] == pytest.approx(1.0)
+    # N=3, node [1,4]: positions 3 (epoch 0) and 4 (epoch 1) are 1 apart, not N:
+    # 2 (1/3) ((2/3)^1 + 1) = 10/9 > length reading 0.8642
+    assert (m["N"], tuple(m["node"])) == (3, (1, 4))
+    assert m["brute"] == pytest.approx(2 / 3 * _positions_max(1, 4, 3, 1 / 3)) == pytest.approx(10 / 9)
+    assert m["length_reading"] < m["brute"]
+    # N = 2 is not affected (independent enumeration)
+    for y, z in tree.dyadic_intervals(8):
+        assert 2 * 0.5 * _positions_max(y, z, 2, 0.5) <= 2 * 0.5 * sum(
+            0.5 ** (j * 2) for j in range(-(-(z - y + 1) // 2))) + 1e-12
     assert r.evidence["corrected_formula_equals_bruteforce"] is True
 
 
