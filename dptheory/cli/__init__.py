@@ -26,7 +26,8 @@ from dptheory.cli.jsonout import dumps_strict
 from dptheory.errors import describe_failure
 
 # Command modules, each exposing register(subparsers). Order = order in --help.
-COMMAND_MODULES = ("catalog", "privacy", "objectives", "simulate", "verify", "audit", "store")
+COMMAND_MODULES = ("catalog", "privacy", "objectives", "simulate", "reproduce", "verify", "audit",
+                   "store")
 
 
 class _Parser(argparse.ArgumentParser):

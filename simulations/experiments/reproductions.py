@@ -1,3 +1,8 @@
-"""Reproductions of the papers' own experiments (``dptheory reproduce``)."""
+"""Reproductions of the papers' own experiments (``dptheory reproduce``).
 
-REPRODUCTIONS: dict = {}
+Each entry has ``id``, ``title``, ``run(**options) -> report`` and ``text(report) -> str``.
+"""
+
+from .zhang2017_table3 import TABLE3
+
+REPRODUCTIONS: dict = {TABLE3.id: TABLE3}
