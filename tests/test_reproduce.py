@@ -119,3 +119,42 @@ def test_listing(capsys):
     code, out, err = reproduce(capsys, "--json")
     assert code == 0
     assert {r["id"] for r in json.loads(out)} >= {"zhang2017.table3"}
+
+
+# ------------------------------------------------------------------ wang2020 figures
+from simulations.experiments import wang2020_figures as W  # noqa: E402
+
+
+def test_wang2020_statements_on_hand_made_rows():
+    rows = []
+    for eps in (0.5, 1.0):
+        for alg, gap, cpu in (("DP-TR", 0.1 / eps, 2.0), ("DP-GD", 0.2 / eps, 3.0),
+                              ("DP-STR", 0.15 / eps, 0.5)):
+            rows.append({"objective": "sigmoid-l2", "eps": eps, "alg": alg, "gap": gap,
+                         "cpu_time": cpu, "accuracy": 0.5 + eps / 10})
+    rows += [{**r, "objective": "logistic-nonconvex-reg"} for r in rows]
+    st = {s["objective"]: s for s in W.Wang2020Figures.statements(rows)}["sigmoid-l2"]
+    assert st["dp_tr_gap_below_dp_gd"] == "2 of 2"
+    assert st["dp_str_gap_largest"] == "0 of 2"           # 0.15/eps lies between the two
+    assert st["fastest_at_eps_1"] == "DP-STR"
+    assert st["dp_tr_accuracy_vs_eps"] == pytest.approx([0.55, 0.6])
+
+
+def test_wang2020_end_to_end_labels_the_substitute(capsys, tmp_path, credit150):
+    code, out, err = reproduce(capsys, "wang2020.figures", "--quick", "--subsample", "120",
+                               "--reps", "1", "--out", str(tmp_path / "o"), "--json")
+    assert code == 0, err
+    rep = json.loads(out)
+    assert "SUBSTITUTE" in rep["title"] and "SUBSTITUTE" in rep["data_label"]
+    assert len(rep["rows"]) == len(W.OBJECTIVES) * len(W.EPS) * len(W.ALGORITHMS)
+    at1 = [r for r in rep["rows"] if r["eps"] == 1.0]
+    assert all(len(r["time"]) == len(r["gap_trajectory"]) > 0 for r in at1)
+    assert all(r["gap"] >= -1e-9 and 0 <= r["accuracy"] <= 1 for r in rep["rows"])
+    assert (tmp_path / "o" / "wang2020.figures.png").stat().st_size > 0
+
+
+def test_wang2020_refuses_other_data_in_one_line(capsys, tmp_path):
+    code, out, err = reproduce(capsys, "wang2020.figures", "--data", "ijcnn=/x.csv",
+                               "--out", str(tmp_path / "o"))
+    assert code == 2
+    assert "substitute 'credit' only" in one_error_line(err)

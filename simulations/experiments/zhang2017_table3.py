@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import csv
 import functools
-import hashlib
-import json
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
+
+from ._reproduce import ratio, run_stored
 
 __all__ = ["TABLE3", "Table3", "paper_table", "cell_result"]
 
@@ -104,12 +103,6 @@ def cell_result(cell: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _ratio(a: float | None, b: float | None) -> float | None:
-    if a is None or b is None or b == 0 or not np.isfinite(a) or not np.isfinite(b):
-        return None
-    return float(a / b)
-
-
 @dataclass(frozen=True)
 class Table3:
     """``dptheory reproduce zhang2017.table3``."""
@@ -138,8 +131,6 @@ class Table3:
         """Run (or resume) the reproduction; results are committed cell by cell to
         ``out/results.sqlite`` under a run id fixed by the settings, so an interrupted run
         resumes where it stopped."""
-        from dptheory.parallel import run_cells
-        from dptheory.store import Store
         sources = dict(sources or {})
         for name in sources:
             if name not in DATASETS:
@@ -166,20 +157,12 @@ class Table3:
                            seed=seed)
         settings = {"datasets": datasets, "sources": sources, "subsample": subsample,
                     "reps": reps, "seed": seed}
-        run_id = self.id + "-" + hashlib.sha256(
-            json.dumps(settings, sort_keys=True).encode()).hexdigest()[:10]
+        results, record = run_stored(self.id, cell_result, cells, settings, out, n_jobs=n_jobs,
+                                     progress=progress, runner=runner)
         out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        started = time.perf_counter()
-        with Store(out / "results.sqlite") as store:
-            results = (runner or run_cells)(cell_result, cells, store=store, run_id=run_id,
-                                            n_jobs=n_jobs, progress=progress,
-                                            command=f"reproduce {self.id}")
-        elapsed = time.perf_counter() - started
-        report = self.compare(cells, [results[k] for k in results])
-        report.update({"id": self.id, "title": self.title, "settings": settings,
-                       "run_id": run_id, "store": str(out / "results.sqlite"),
-                       "elapsed_seconds": elapsed, "cells_computed": len(results.computed),
+        report = self.compare(cells, results)
+        report.update(record)
+        report.update({"id": self.id, "title": self.title,
                        "data": {name: _prepared(sources.get(name, name), subsample, 0).record()
                                 for name in datasets},
                        "not_given_by_paper": list(NOT_GIVEN),
@@ -208,7 +191,7 @@ class Table3:
                 row[f"{alg}_cpu"] = ours.get("cpu_time")
                 row[f"paper_{alg}_error"] = p.get(f"error_{alg}")
                 row[f"paper_{alg}_cpu"] = p.get(f"cpu_{alg}")
-                row[f"{alg}_ratio_to_paper"] = _ratio(ours.get("error"), p.get(f"error_{alg}"))
+                row[f"{alg}_ratio_to_paper"] = ratio(ours.get("error"), p.get(f"error_{alg}"))
             row["n"] = r.get("ours", {}).get("n")
             rows.append(row)
         scaling = []
@@ -220,7 +203,7 @@ class Table3:
                     errs = [row[key] for row in sub]
                     scaling.append({"dataset": name, "mu": mu, "alg": alg, "source": src,
                                     "eps": [row["eps"] for row in sub],
-                                    "factors": [_ratio(a, b) for a, b in zip(errs, errs[1:])]})
+                                    "factors": [ratio(a, b) for a, b in zip(errs, errs[1:])]})
         wins = {"ours": sum(1 for row in rows if row["ours_error"] is not None
                             and row["bassily_error"] is not None
                             and row["ours_error"] < row["bassily_error"]),
