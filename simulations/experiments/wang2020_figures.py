@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ._reproduce import run_stored
+from ._reproduce import Reproduction, run_stored
 
 __all__ = ["FIGURES", "Wang2020Figures", "cell_result"]
 
@@ -84,30 +84,25 @@ def cell_result(cell: dict[str, Any]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class Wang2020Figures:
+class Wang2020Figures(Reproduction):
     """``dptheory reproduce wang2020.figures``."""
 
     id: str = "wang2020.figures"
     title: str = ("wang2020 Figures 2-10 on a SUBSTITUTE for IJCNN (UCI CreditCard): DP-TR, "
                   "DP-STR, DP-GD; gap, gradient norm, accuracy vs eps; gap vs time at eps = 1")
 
-    def run(self, *, quick: bool = False, datasets: Sequence[str] | None = None,
-            sources: dict[str, str] | None = None, subsample: int | None = None,
-            reps: int | None = None, seed: int = 0, out: str | Path = "dptheory-reproduce",
-            n_jobs: int = 1, progress: bool = True, figure: bool = True,
-            runner: Callable[..., Any] | None = None) -> dict[str, Any]:
+    quick_size = QUICK
+    full_size = FULL
+    min_subsample = 10
+
+    def _run(self, *, datasets: list[str], sources: dict[str, str], subsample: int | None,
+             reps: int, seed: int, out: Path, n_jobs: int, progress: bool, figure: bool,
+             runner: Callable[..., Any] | None) -> dict[str, Any]:
         """Run (or resume) the figures' cells; see :mod:`.wang2020_figures`."""
         if sources or (datasets and list(datasets) != [SUBSTITUTE]):
             raise ValueError("wang2020.figures runs on its substitute 'credit' only (Covertype "
                              "and IJCNN have no offline source); for your file of either, use "
                              "dptheory run wang2020.alg1 --data FILE --target COLUMN")
-        base = QUICK if quick else FULL
-        subsample = base["subsample"] if subsample is None else subsample
-        reps = base["reps"] if reps is None else reps
-        if reps < 1:
-            raise ValueError(f"reps must be >= 1, got {reps}")
-        if subsample is not None and subsample < 10:
-            raise ValueError(f"subsample must be >= 10, got {subsample}")
         source, label = SUBSTITUTE, "credit (SUBSTITUTE for IJCNN)"
         _prepared.cache_clear()
         _prepared(source, subsample)          # a missing package fails here, in one line
@@ -124,7 +119,7 @@ class Wang2020Figures:
                   "paper_statements": list(PAPER_STATEMENTS), "not_given_by_paper": list(NOT_GIVEN),
                   "data": _prepared(source, subsample).record()}
         if figure:
-            report["figure"] = self.figure(report, Path(out) / f"{self.id}.png")
+            report["figure"] = self.figure(report, out / f"{self.id}.png")
         return report
 
     @staticmethod

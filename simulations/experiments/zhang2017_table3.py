@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ._reproduce import ratio, run_stored
+from ._reproduce import Reproduction, ratio, run_stored
 
 __all__ = ["TABLE3", "Table3", "paper_table", "cell_result"]
 
@@ -104,7 +104,7 @@ def cell_result(cell: dict[str, Any]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class Table3:
+class Table3(Reproduction):
     """``dptheory reproduce zhang2017.table3``."""
 
     id: str = "zhang2017.table3"
@@ -123,15 +123,13 @@ class Table3:
                                     "reps": reps, "seed": seed, "data_seed": data_seed})
         return out
 
-    def run(self, *, quick: bool = False, datasets: Sequence[str] | None = None,
-            sources: dict[str, str] | None = None, subsample: int | None = None,
-            reps: int | None = None, seed: int = 0, out: str | Path = "dptheory-reproduce",
-            n_jobs: int = 1, progress: bool = True, figure: bool = True,
-            runner: Callable[..., Any] | None = None) -> dict[str, Any]:
-        """Run (or resume) the reproduction; results are committed cell by cell to
-        ``out/results.sqlite`` under a run id fixed by the settings, so an interrupted run
-        resumes where it stopped."""
-        sources = dict(sources or {})
+    quick_size = QUICK
+    full_size = FULL
+    min_subsample = 2 * M        # two batches of m = 50
+
+    def _run(self, *, datasets: list[str], sources: dict[str, str], subsample: int | None,
+             reps: int, seed: int, out: Path, n_jobs: int, progress: bool, figure: bool,
+             runner: Callable[..., Any] | None) -> dict[str, Any]:
         for name in sources:
             if name not in DATASETS:
                 raise ValueError(f"data {name!r} is not a dataset of Table 3; choose from "
@@ -142,14 +140,6 @@ class Table3:
             if name not in DATASETS:
                 raise ValueError(f"dataset {name!r} is not in Table 3; choose from "
                                  f"{', '.join(DATASETS)}")
-        base = QUICK if quick else FULL
-        subsample = base["subsample"] if subsample is None else subsample
-        reps = base["reps"] if reps is None else reps
-        if reps < 1:
-            raise ValueError(f"reps must be >= 1, got {reps}")
-        if subsample is not None and subsample < 2 * M:
-            raise ValueError(f"subsample must be >= {2 * M} (two batches of m = {M}), "
-                             f"got {subsample}")
         _prepared.cache_clear()      # files may have changed since an earlier run
         for name in datasets:        # a missing package or file fails here, in one line
             _prepared(sources.get(name, name), subsample, 0)
@@ -159,7 +149,6 @@ class Table3:
                     "reps": reps, "seed": seed}
         results, record = run_stored(self.id, cell_result, cells, settings, out, n_jobs=n_jobs,
                                      progress=progress, runner=runner)
-        out = Path(out)
         report = self.compare(cells, results)
         report.update(record)
         report.update({"id": self.id, "title": self.title,
