@@ -435,6 +435,75 @@ def _zhang2021_thm21() -> CheckResult:
         f"{ev['c2_range_eps_le_q2T']}", ev)
 
 
+# ---------------------------------------------------------------------------------------
+# zhang2017.lemma11 / lemma12 part (1): E||grad F(w_R)||^2 bounds as transcribed
+# ---------------------------------------------------------------------------------------
+# Instance: F(w) = (beta/2) w^2 (d = 1, beta-smooth, F* = 0), exact gradients (sigma is an
+# upper bound on the oracle's variance, so a noiseless oracle satisfies every sigma >= 0),
+# constant step eta = c/beta. Then w_t = (1-c)^t w0, D_f^2 = 2(F(w0) - F*)/beta = w0^2, and
+# P(k) is uniform. The lemma prints R in [T] but P(k) for k = 0..T-1, so both readings are
+# judged: R in {0..T-1} (start included) and R in {1..T}.
+LEMMA11_ROOT = "zhang2017.lemma11:dimensions"
+LEMMA11_CONSEQUENCE = (
+    "as transcribed, part (1) of Lemma 11 (and Lemma 12, which follows from it) drops the "
+    "factor beta of Ghadimi-Lan's (1/L) E||grad f||^2: exact gradient descent on a quadratic "
+    "violates it under both readings of R's range (Lemma 11 at every beta > 1 as c -> 0, "
+    "T -> infinity, the ratio tending to beta). Theorem 5 carries the "
+    "factor beta, so it does not inherit the misprint")
+
+
+def _grad_sq_expectations(beta: float, c: float, T: int, w0: float) -> tuple[float, float]:
+    """E||grad F(w_R)||^2 for gradient descent w_{t+1} = w_t - (c/beta) beta w_t, R uniform on
+    {0..T-1} and on {1..T}, by running the T steps (no closed form used)."""
+    w, g2 = w0, []
+    for _ in range(T + 1):
+        g2.append((beta * w) ** 2)
+        w -= (c / beta) * beta * w
+    return math.fsum(g2[:T]) / T, math.fsum(g2[1:]) / T
+
+
+def _zhang2017_lemma_grad(item: str) -> CheckResult:
+    from dptheory import registry
+    it, fixed = registry.get(item), registry.get(f"{item}.corrected")
+    T, w0, c = 50, 1.0, 0.1
+    rows = []
+    for beta in (0.5, 1.0, 2.0, 4.0, 10.0):
+        # Lemma 11: any eta < 2/beta (here c/beta); Lemma 12 prescribes eta = min(1/beta,
+        # D_f/(sigma sqrt T)), so sigma = beta D_f/(c sqrt T) makes it c/beta
+        sig = 0.0 if item.endswith("lemma11") else beta * w0 / (c * math.sqrt(T))
+        vals = {"beta": beta, "DF": w0, "z17_sig": sig, "T": T, "eta": c / beta}
+        lhs_a, lhs_b = _grad_sq_expectations(beta, c, T, w0)
+        rhs, rhs_fixed = float(it.evaluate("bound", vals)), float(fixed.evaluate("bound", vals))
+        rows.append({"beta": beta, "eta": c / beta, "sigma": _fmt(sig),
+                     "lhs_R_from_0": _fmt(lhs_a), "lhs_R_from_1": _fmt(lhs_b),
+                     "printed_bound": _fmt(rhs), "corrected_bound": _fmt(rhs_fixed),
+                     "violated_both_readings": min(lhs_a, lhs_b) > rhs * (1 + 1e-9),
+                     "corrected_violated": max(lhs_a, lhs_b) > rhs_fixed * (1 + 1e-9)})
+    ev: dict[str, Any] = {
+        "instance": f"F(w) = (beta/2) w^2, d = 1, noiseless oracle, eta = {c}/beta, T = {T}, "
+                    f"w0 = {w0} (D_f = |w0|)",
+        "readings": "R uniform on {0..T-1} (P(k) as printed) and on {1..T} (R in [T])",
+        "rows": rows,
+        "corrected_item": fixed.id,
+        "corrected_holds_on_all_rows": not any(r["corrected_violated"] for r in rows)}
+    bad = [r for r in rows if r["violated_both_readings"]]
+    if not bad:
+        return CheckResult("supported", f"{item} part (1) holds on every row under both "
+                           "readings", ev, claim="sup-bound", power={
+                               "statement": "exact expectations; the rows with beta > 1 would "
+                                            "show a missing factor beta"})
+    m = bad[0]
+    return CheckResult(
+        "refuted",
+        f"{item} part (1) as transcribed fails (the factor beta is missing): at beta = "
+        f"{m['beta']}, "
+        f"E||grad F(w_R)||^2 = {m['lhs_R_from_0']:.4g} (R from 0) / {m['lhs_R_from_1']:.4g} "
+        f"(R from 1) > printed bound {m['printed_bound']:.4g}; with the factor beta "
+        f"({fixed.id}) {m['corrected_bound']:.4g} holds",
+        ev, claim="sup-bound", severity="notation", root=LEMMA11_ROOT,
+        consequence=LEMMA11_CONSEQUENCE)
+
+
 def _mk(item: str, name: str, kind: str, fn, description: str) -> Check:
     return Check(id=f"{item}:{name}", item=item, kind=kind, run=fn, description=description)
 
@@ -448,6 +517,12 @@ CHECKS: list[Check] = [
         "Monte Carlo tail of Rademacher/Gaussian sums with E exp(X^2/s^2) = e, CP99 vs delta"),
     _mk("tran2022.eq3", "identity-fresh-permutation", "property", _tran2022_eq3,
         "identity (3) with linear per-sample gradients, reused vs fresh permutations"),
+    _mk("zhang2017.lemma11", "quadratic-gd", "property",
+        lambda: _zhang2017_lemma_grad("zhang2017.lemma11"),
+        "part (1) on exact GD over F = (beta/2) w^2 for beta in 0.5..10, both readings of R"),
+    _mk("zhang2017.lemma12", "quadratic-gd", "property",
+        lambda: _zhang2017_lemma_grad("zhang2017.lemma12"),
+        "part (1) at its step with sigma chosen so eta = 0.1/beta, exact GD, both readings"),
     _mk("zhang2021.thm2.1", "c2-pairs", "property", _zhang2021_thm21,
         "smallest c2 per (q, T, eps, delta) by the RDP accountant (existence claim)"),
 ]

@@ -64,7 +64,7 @@ def derivation_results(item: Any) -> list[tuple[str, CheckResult]]:
             res = res.replace(severity="proof", consequence=(
                 f"the printed explicit bound does not give the stated rate, but the corrected "
                 f"step ({fixed.id}) does ({d.verdict}): the stated rate survives, the printed "
-                "chain of the proof is wrong"))
+                "chain of the proof is wrong"), root=f"{item.id}:printed-chain")
     return [(f"{item.id}:derivation", res)]
 
 
@@ -160,7 +160,8 @@ def dimension_results(item: Any) -> list[Finding | Note]:
         "refuted", f"{len(rest)} dimensional inconsistenc{'y' if len(rest) == 1 else 'ies'} "
         f"that no unit choice removes: {first}", ev, claim="dimensions", severity="notation",
         consequence="as printed the statement mixes quantities of different dimensions under "
-        "every choice of units: a misprint, whose effect on the result the other checks judge")
+        "every choice of units: a misprint, whose effect on the result the other checks judge",
+        root=f"{item.id}:dimensions")
     out.append(Finding.from_result(item.id, "dimensions", res, f"dptheory show {item.id} --json",
                                    provenance(item.id)))
     return out

@@ -185,6 +185,9 @@ class Finding:
                    result.severity or "bound", result.consequence, result.root, provenance)
 
 
+_SYMBOLIC = frozenset({"dimensions", "hypotheses", "regime", "derivation"})
+
+
 def merge_findings(findings: list[Finding]) -> list[Finding]:
     """One finding per root cause: the most severe member stands for the others (``also``)."""
     groups: dict[str, list[Finding]] = {}
@@ -192,7 +195,10 @@ def merge_findings(findings: list[Finding]) -> list[Finding]:
         groups.setdefault(f.key, []).append(f)
     out = []
     for members in groups.values():
-        members = sorted(members, key=lambda f: (SEVERITY_RANK[f.severity], f.id, f.check))
+        # a concrete counterexample stands for the group before a symbolic reading of the text
+        members = sorted(members, key=lambda f: (SEVERITY_RANK[f.severity],
+                                                 f.check.rsplit(":", 1)[-1] in _SYMBOLIC,
+                                                 f.id, f.check))
         head = members[0]
         also = tuple(sorted({f"{f.id}:{f.check}" if not f.check.startswith(f.id) else f.check
                              for f in members[1:]} | set(head.also)))

@@ -687,6 +687,27 @@ RECIPES: list[Recipe] = [
                "Theorem 3's settings (mu unused; D = ||grad F(0)||/mu is the certified, loose, "
                "minimiser radius). Rate n^(-2/3) (T ~ n^(2/3)); tolerance 0.15 for the rounding "
                "of T and the noise leaving the Lipschitz ball at small n."),
+    # Counterexample to the printed explicit (eps, delta) bound. On f = ||w||^2/2 + <x, w>
+    # (mu = beta = 1) the excess risk is exactly (1/2)||w_T - w_hat||^2 + (1/2)||z||^2, and the
+    # Gaussian branch (density ~ exp(-eps^2|z|^2/(4 log(2/delta) Delta^2))) has E||z||^2 =
+    # 2 d log(2/delta) Delta^2/eps^2: the noise term alone is log(2/delta)/(2(d+1)) times the
+    # printed 50 L^2 (mu+beta)^2 d(d+1)/(n^2 eps^2 mu^2 beta), i.e. 3.05x at d = 1, delta = 1e-5.
+    _r(id="zhang2017.thm2.approx:bound-n-quadratic", item="zhang2017.thm2.approx", check="bound",
+       cell=f"{MOD}:zhang2017_alg1_excess", sweep={"n": [100, 200, 400]},
+       sweep_full={"n": [100, 200, 400, 800, 1600]},
+       fixed={"family": "tilted-quadratic", "objective_params": {"d": 1}, "eps": 1.0,
+              "delta": 1e-5, "setting": "strongly-convex", "item": "zhang2017.thm2.approx"},
+       reps=64, block=32, reps_full=256, metric="E F(w_priv) - F(w_hat)",
+       severity="proof", root="zhang2017.thm2.approx:printed-chain",
+       consequence="the explicit bound of Appendix A.2 (noise term d(d+1) without log(1/delta)) "
+                   "is false on a quadratic at d = 1, delta = 1e-5 (exact mean 3.05x the "
+                   "printed noise term); the stated rate beta L^2 d log(1/delta)/(n^2 eps^2 "
+                   "mu^2) survives with the recomputed term (zhang2017.thm2.approx.corrected)",
+       description="Algorithm 1, Gaussian branch, Theorem 2 settings on tilted-quadratic d = 1 "
+                   "(mu = beta = 1 exactly, G certified on the ball R = 2 that holds every GD "
+                   "iterate): excess risk <= the printed explicit bound. Exact expectation "
+                   "(1/2)(1 - eta)^(2T)||w_hat||^2 + d log(2/delta) Delta^2/eps^2, about 3x the "
+                   "printed bound at d = 1."),
     _r(id="zhang2017.thm3.approx:bound-n", item="zhang2017.thm3.approx", check="bound",
        cell=f"{MOD}:zhang2017_alg1_excess", sweep={"n": _Z17_N}, sweep_full={"n": _Z17_N_FULL},
        fixed={**_LR_CONVEX, "eps": 1.0, "delta": 1e-5, "setting": "convex",

@@ -25,7 +25,8 @@ def test_registered_and_items_exist():
     assert set(BY_ID) <= ids
     assert set(BY_ID) == {"yang2022.eq7:candidate-forms", "yang2022.propE.3:vs-numerical-rdp",
                           "zhang2017.lemma4:martingale-tail",
-                          "tran2022.eq3:identity-fresh-permutation", "zhang2021.thm2.1:c2-pairs"}
+                          "tran2022.eq3:identity-fresh-permutation", "zhang2021.thm2.1:c2-pairs",
+                          "zhang2017.lemma11:quadratic-gd", "zhang2017.lemma12:quadratic-gd"}
     for c in CHECKS:
         registry.get(c.item)
 
@@ -107,3 +108,34 @@ def test_zhang2021_thm21(results):
     assert ev["all_finite"] and ev["all_in_[0.5,50]"]
     lo, hi = ev["c2_range_eps_le_q2T"]
     assert 0.5 < lo <= hi < 3
+
+
+def test_zhang2017_lemma11_missing_beta(results):
+    # F = (beta/2) w^2, eta = c/beta: w_t = (1-c)^t w0, ||grad F(w_t)||^2 = beta^2 (1-c)^(2t) w0^2,
+    # D_f = |w0|. R uniform on {0..T-1}: E = beta^2 w0^2 (1 - (1-c)^(2T))/(T c (2-c)); the printed
+    # (D_f^2)/(T (2 eta - beta eta^2)) = beta w0^2/(T c (2-c)): ratio beta (1 - (1-c)^(2T)).
+    r = results["zhang2017.lemma11:quadratic-gd"]
+    assert r.verdict == "refuted" and r.severity == "notation"
+    c, T = 0.1, 50
+    for row in r.evidence["rows"]:
+        beta = row["beta"]
+        exact = beta ** 2 * (1 - (1 - c) ** (2 * T)) / (T * c * (2 - c))
+        assert row["lhs_R_from_0"] == pytest.approx(exact, rel=1e-5)
+        assert row["lhs_R_from_1"] == pytest.approx(exact * (1 - c) ** 2, rel=1e-5)  # shifted sum
+        assert row["printed_bound"] == pytest.approx(beta / (T * c * (2 - c)), rel=1e-5)
+        # both readings fail iff beta (1-c)^2 (1 - (1-c)^(2T)) > 1
+        assert row["violated_both_readings"] == (beta * (1 - c) ** 2 * (1 - (1 - c) ** (2 * T)) > 1)
+    assert r.evidence["corrected_holds_on_all_rows"] is True
+
+
+def test_zhang2017_lemma12_missing_beta(results):
+    # sigma = beta D_f/(c sqrt T) makes eta = c/beta; the printed beta D_f^2/T + 2 D_f sigma/sqrt T
+    # = beta w0^2 (1 + 2/c)/T, so the ratio (R from 0) is beta (1 - (1-c)^(2T))/((2-c)(2+c)),
+    # about beta/4: refuted at beta = 10 (both readings), not at beta <= 4
+    r = results["zhang2017.lemma12:quadratic-gd"]
+    assert r.verdict == "refuted" and r.severity == "notation"
+    c, T = 0.1, 50
+    for row in r.evidence["rows"]:
+        beta = row["beta"]
+        assert row["printed_bound"] == pytest.approx(beta * (1 + 2 / c) / T, rel=1e-5)
+    assert [row["beta"] for row in r.evidence["rows"] if row["violated_both_readings"]] == [10.0]

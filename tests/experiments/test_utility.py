@@ -228,3 +228,30 @@ def test_gd_ratio_cell_uses_lemma8_rhs():
         assert ratio == pytest.approx(ex / rhs)
         # ||w0 - w_hat||^2 = rhs T/(2 beta) is at least (radius - ||w_hat||)^2 > 0
         assert rhs * 4 / (2 * beta) > 0
+
+
+def test_zhang2017_thm2_approx_quadratic_counterexample_matches_closed_form():
+    """On f = ||w||^2/2 + <x, w> (mu = beta = 1) the excess risk of Algorithm 1's Gaussian
+    branch is exactly (1/2)||w_T - w_hat||^2 + (1/2)||z||^2 with E||z||^2 = 2 d log(2/delta)
+    Delta^2/eps^2 (the density exp(-eps^2|z|^2/(4 log(2/delta) Delta^2)) of Algorithm 1), and
+    Delta = 5 G (mu+beta)/(n mu beta). The printed Appendix A.2 bound is
+    (beta/2) exp(-2 mu beta T/(mu+beta)^2) D^2 + 50 G^2 (mu+beta)^2 (d+1) d/(n^2 eps^2 mu^2 beta):
+    at d = 1, delta = 1e-5 the noise term alone is log(2/delta)/(2(d+1)) = 3.05 times it."""
+    r = next(r for r in RECIPES if r.id == "zhang2017.thm2.approx:bound-n-quadratic")
+    out = load_cell_function(r.cell)(_cell(r, reps=400, point=100))
+    n, d, eps, delta, mu, beta = 100, 1, 1.0, 1e-5, 1.0, 1.0
+    T = out["params"]["T"]
+    from simulations.objectives import get
+    obj = get("tilted-quadratic", d=1)
+    data = obj.make_data(n, 123)
+    G = 2.0 + float(np.max(np.linalg.norm(data.X, axis=1)))   # Lipschitz on the ball R = 2
+    D = float(np.linalg.norm(data.X.mean(axis=0)))             # ||w_hat|| = ||x_bar||
+    Delta = 5 * G * (mu + beta) / (n * mu * beta)
+    exact = 0.5 * (1 - 1 / (mu + beta)) ** (2 * T) * D ** 2 + d * math.log(2 / delta) * Delta ** 2 / eps ** 2
+    printed = (beta / 2 * math.exp(-2 * mu * beta * T / (mu + beta) ** 2) * D ** 2
+               + 50 * G ** 2 * (mu + beta) ** 2 * (d + 1) * d / (n ** 2 * eps ** 2 * mu ** 2 * beta))
+    assert out["bound"] == pytest.approx(printed, rel=1e-4)      # certified G, D rounded up
+    assert exact > 2.9 * printed
+    s = np.asarray(out["samples"])
+    # (1/2) z^2 with z ~ N(0, s^2): mean exact, sd sqrt(2) x mean; 400 replicates -> 5 sd band
+    assert abs(s.mean() - exact) < 5 * math.sqrt(2) * exact / math.sqrt(len(s))
