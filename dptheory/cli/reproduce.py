@@ -21,7 +21,8 @@ def register(sub: Any) -> None:
     p.add_argument("reproduction", nargs="?", default=None, metavar="ID",
                    help="e.g. zhang2017.table3 (omit to list them)")
     p.add_argument("--quick", action="store_true",
-                   help="subsampled data and few replicates: minutes instead of hours")
+                   help="subsampled data and few replicates: minutes (without it: the "
+                        "paper's full sizes and replicates, hours to days)")
     p.add_argument("--datasets", default=None, metavar="A,B",
                    help="only these datasets (default: every one available offline)")
     p.add_argument("--data", action="append", default=None, metavar="NAME=PATH[,PATH]",
