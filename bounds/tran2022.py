@@ -1,8 +1,7 @@
 """tran2022 — H. Tran, A. Cutkosky, *Momentum Aggregation for Private Non-convex ERM*,
-NeurIPS 2022 (arXiv 2210.06328). Source text: ``shared/seeds/001_d5f7233cc6445982.txt``
-(main body only; the appendix — COMPOSE, the reconstruction algorithm, the proofs of
-Proposition 13 / Lemma 17 and the privacy accounting — is absent, see the
-``[reconstructed]`` items). Catalog: CATALOG.md part II (31 items).
+NeurIPS 2022 (arXiv 2210.06328). Encoded from the main body only: the appendix (COMPOSE,
+the reconstruction algorithm, the proofs of Proposition 13 / Lemma 17 and the privacy
+accounting) is absent, see the ``[reconstructed]`` items. 31 catalog items.
 
 Printed letter -> shared symbol:
 
@@ -36,7 +35,7 @@ import sympy as sp
 from dptheory.symbolic import units as U
 from dptheory.symbolic.assumptions import BoundedBelow, BoundedGradient, Smooth
 from dptheory.symbolic.symbols import S, register
-from dptheory.symbolic.theorem import Catalog, Paper
+from dptheory.symbolic.theorem import Catalog, Paper, Sensitivity
 
 # Theorems 6 and 9 set the step of the normalized update to eta = 1/sqrt(N T), a pure
 # number; the step of w - eta m/||m|| is a displacement ([w]), so the paper measures
@@ -49,7 +48,7 @@ PAPER = Paper(
     title="Momentum Aggregation for Private Non-convex ERM",
     authors="Hoang Tran, Ashok Cutkosky",
     venue="NeurIPS 2022 (arXiv 2210.06328)",
-    source="shared/seeds/001_d5f7233cc6445982.txt",
+    source="main body (the appendix is not encoded)",
 )
 
 # --- the paper's letters bound to shared symbols ------------------------------------
@@ -467,6 +466,13 @@ _add(
     measured_unit=U.GRAD, assumptions=(LIPSCHITZ,),
     hypotheses=(("alpha >= 1/N (Prop 13)", sp.Ge(alpha, 1 / N)),),
     bound=4 * alpha * G,
+    sensitivities={
+        "node": Sensitivity(Delta_node, "replace-one",
+                            "||f_[y,z](D) - f_[y,z](D')|| of the tree node [y, z]",
+                            source="Proposition 13 (per node, as printed)"),
+        "node_bound": Sensitivity(4 * alpha * G, "replace-one",
+                                  "max over nodes ||f_[y,z](D) - f_[y,z](D')||",
+                                  source="Proposition 13")},
     expressions={"Delta_node": Delta_node,
                  "occurrences": sp.ceiling(sp.Abs(yI - zI) / N)},
     relations={"claim": sp.Le(Delta_node, 4 * alpha * G)},
@@ -522,6 +528,9 @@ _add(
     assumptions=(LIPSCHITZ,),
     hypotheses=(("delta >= exp(-eps) (printed)", sp.Ge(delta, sp.exp(-eps))),),
     settings={sigma: sigma4},
+    sensitivities={"node": Sensitivity(4 * alpha * G, "replace-one",
+                                       "max over nodes ||f_[y,z](D) - f_[y,z](D')||",
+                                       source="Theorem 4 (via Proposition 13)")},
     expressions={"eps_R": z / (2 * sigma**2),
                  "eps_dp_at_z": z / (2 * sigma**2) + Lg / (z - 1),
                  "eps_achieved": _eps4,

@@ -1,7 +1,7 @@
 r"""wang2020 — D. Wang, J. Xu, *Escaping Saddle Points of Empirical Risk Privately and
 Scalably via DP-Trust Region Method* (DP-TR, Algorithm 1; DP-STR, Algorithm 2).
 
-Source text: ``shared/seeds/003_2dbca26000372e23.txt``; spec: CATALOG.md part III.
+ECML-PKDD 2020; encoded from the main text (29 catalog items).
 Proofs are in a supplement we do not have; items tagged ``.noise`` / ``.corrected`` are
 dptheory's own derivations placed beside the printed statements.
 
@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dptheory.symbolic import (BoundedBelow, Catalog, HessianLipschitz, Lipschitz, Paper, S, Smooth,
-                               TwiceDifferentiable, register, units)
+from dptheory.symbolic import (BoundedBelow, Catalog, HessianLipschitz, Lipschitz, Paper, S,
+                               Sensitivity, Smooth, TwiceDifferentiable, register, units)
 
 PAPER = Paper(
     key="wang2020",
@@ -47,7 +47,7 @@ PAPER = Paper(
            "DP-Trust Region Method"),
     authors="Di Wang, Jinhui Xu",
     venue="ECML-PKDD 2020",
-    source="shared/seeds/003_2dbca26000372e23.txt",
+    source="main text (the supplement with the proofs is not encoded)",
 )
 
 # --- shared symbols, bound to the paper's letters ---------------------------------------
@@ -482,6 +482,12 @@ _add(
     measured="achieved epsilon at delta", measured_unit=units.ONE,
     assumptions=(Lipschitz(G), Smooth(M)),
     hypotheses=(("eps > 0", sp.Gt(eps, 0)), ("delta > 0", sp.Gt(delta, 0))),
+    sensitivities={
+        "grad": Sensitivity(Dg, "replace-one", "sup_w ||grad F_S(w) - grad F_S'(w)||",
+                            source="Theorem 1 (proof, Assumption 2)"),
+        "hess": Sensitivity(DH, "replace-one",
+                            "sup_w ||triu(hess F_S(w) - hess F_S'(w))|| (Frobenius)",
+                            source="Theorem 1 (proof, Assumption 2)")},
     expressions={"sensitivity_grad": Dg, "sensitivity_hess": DH,
                  "sigma2": sig2_TR, "sigma2_H": sig2H_TR,
                  "rho_step_grad": _rho_g, "rho_step_hess": _rho_h,

@@ -2,8 +2,7 @@
 
 Reference: X. Yang, H. Zhang, W. Chen, T.-Y. Liu, *Normalized/Clipped SGD with Perturbation
 for Differentially Private Non-Convex Optimization*, arXiv 2206.13033 (2022).
-Source text: ``shared/seeds/002_b4dafd8c2e66f905.txt`` (every formula stripped), catalog
-part V (``shared/spec/CATALOG.md``). Every formula here is the catalog's *reconstruction*;
+Encoded from a text of the paper whose formulas were stripped (the catalog's part V). Every formula here is the catalog's *reconstruction*;
 items carry provenance ``reconstructed`` or ``reconstructed-constants-unknown`` exactly as
 the catalog tags them (the three untagged prose items are ``printed``); derived variants are
 ``corrected``.
@@ -40,7 +39,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dptheory.symbolic import (AffineDeviation, BoundedBelow, GeneralizedSmooth, Paper, S,
-                               Theorem, register, units)
+                               Sensitivity, Theorem, register, units)
 
 PAPER = Paper(
     key="yang2022",
@@ -48,7 +47,7 @@ PAPER = Paper(
           "Non-Convex Optimization",
     authors="Xiaodong Yang, Huishuai Zhang, Wei Chen, Tie-Yan Liu",
     venue="arXiv 2206.13033 (2022)",
-    source="shared/seeds/002_b4dafd8c2e66f905.txt",
+    source="text with its formulas stripped: formulas reconstructed",
 )
 
 # --- paper's letters bound to shared symbols ---------------------------------------------
@@ -285,6 +284,16 @@ add(_t("yang2022.lemma3.1", "privacy guarantee", "lemma", "Lemma 3.1 / App. E", 
        hypotheses=(("eps-condition", eps < c1 * B**2 * T / N**2),),
        bound=sigma_req, direction="lower",
        relations={"noise": sigma >= sigma_req},
+       # the noise is calibrated on the sum of B per-sample terms, each of norm < 1
+       # (normalized, eq. (3)) or <= C (clipped, eq. (2)): replacing one record moves it by 2
+       # or 2C (the "(2)^2" of rho_per_step)
+       sensitivities={
+           "normalize": Sensitivity(sp.Integer(2), "replace-one",
+                                    "||sum_i g_i/(||g_i||+r) - sum_i g'_i/(||g'_i||+r)||",
+                                    source="Lemma 3.1 / App. E (reconstructed)"),
+           "clip": Sensitivity(2 * C, "replace-one",
+                               "||sum_i clip_C(g_i) - sum_i clip_C(g'_i)||",
+                               source="Lemma 3.1 / App. E (reconstructed)")},
        expressions={
            "rho_per_step": 2 / sigma**2,        # zCDP of Gaussian on the sum: (2)^2/(2 sigma^2)
            "eps_via_propE3": 13 * (B / N)**2 * (2 / sigma**2) * T * alpha_R

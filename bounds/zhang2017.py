@@ -1,8 +1,7 @@
 """zhang2017 — J. Zhang, K. Zheng, W. Mou, L. Wang, *Efficient Private ERM for Smooth
 Objectives*, IJCAI 2017 (output-perturbation gradient descent, RRPSGD).
 
-Source text: ``shared/seeds/004_83aa5496eb291d00.txt`` (main text and Appendix A).
-Catalog: ``shared/spec/CATALOG.md`` part IV (28 items). Every item below carries the
+Encoded from the main text and Appendix A (28 catalog items). Every item below carries the
 statement as printed; items with suffix ``.eps`` / ``.approx`` split the two parts of
 Theorems 2, 3 and 5, and items with suffix ``.corrected`` are variants derived here beside a
 printed claim that fails a check (the derivation is in their ``notes``).
@@ -40,6 +39,7 @@ import sympy as sp
 from dptheory.symbolic import (BoundedMinimizer, Catalog, Convex, Lipschitz, Paper, Smooth,
                                StronglyConvex, register, units as U)
 from dptheory.symbolic.assumptions import BoundedBelow
+from dptheory.symbolic.theorem import Sensitivity
 from dptheory.symbolic.symbols import S
 
 PAPER = Paper(
@@ -47,7 +47,7 @@ PAPER = Paper(
     title="Efficient Private ERM for Smooth Objectives",
     authors="Jiaqi Zhang, Kai Zheng, Wenlong Mou, Liwei Wang",
     venue="IJCAI 2017",
-    source="shared/seeds/004_83aa5496eb291d00.txt",
+    source="main text and Appendix A",
 )
 
 # --- symbols ---------------------------------------------------------------------------
@@ -294,6 +294,8 @@ _add(
     hypotheses=(("eta <= 1/beta", eta <= 1 / beta),),
     settings={eta: 1 / beta},
     bound=3 * L * T * eta / n,
+    sensitivities={"gd": Sensitivity(3 * L * T * eta / n, "replace-one", "||w_T(S) - w_T(S')|| of GD from the same start",
+                                     source="Lemma 2")},
     relations={
         "recursion": Dt1**2 <= Dt**2 + 4 * eta * L / n * Dt + 8 * eta**2 * L**2 / n**2,
         "induction_step": L**2 * eta**2 / n**2 * (9 * t**2 + 12 * t + 8)
@@ -317,6 +319,8 @@ _add(
     hypotheses=(("eta <= 1/(beta+mu)", eta <= 1 / (beta + mu)), ("n >= 2 (proof)", n >= 2)),
     settings={eta: 1 / (mu + beta)},
     bound=5 * L * (mu + beta) / (n * mu * beta),
+    sensitivities={"gd": Sensitivity(5 * L * (mu + beta) / (n * mu * beta), "replace-one",
+                                     "||w_T(S) - w_T(S')|| of GD from the same start", source="Lemma 3")},
     relations={
         "recursion": Dt1**2 <= (1 - 2 * (n - 1) * eta * mu * beta / (n * (mu + beta))) * Dt**2
         + 4 * eta * L / n * Dt + 8 * eta**2 * L**2 / n**2,
@@ -645,6 +649,11 @@ _add(
     hypotheses=(("eps in (0,1]", sp.And(eps > 0, eps <= 1)),
                 ("delta in (0,1)", sp.And(delta > 0, delta < 1))),
     settings={sig: SIG_5, eta: ETA_5},
+    # one step releases a single record's gradient: it moves by at most 2L (Appendix A.4's
+    # privacy-loss shift)
+    sensitivities={"step": Sensitivity(2 * L, "replace-one",
+                                       "||grad f(w, z) - grad f(w, z')|| of one RRPSGD step",
+                                       source="Appendix A.4")},
     expressions={
         "s2_rr": S2_RR,
         "privacy_loss_mean": PL_MEAN, "privacy_loss_var": PL_VAR,

@@ -1,7 +1,7 @@
 """zhang2021 — Q. Zhang, J. Ma, J. Lou, L. Xiong, *Private Stochastic Non-convex Optimization
 with Improved Utility Rates*, IJCAI 2021 (DPageEM: stagewise DP-SGD with early momentum).
 
-Source text: ``shared/seeds/000_5052799caee6efc5.txt``; spec: CATALOG.md Part I (35 items).
+Encoded from the main text (35 catalog items).
 The proofs are in a supplement that is not in our text.
 
 Printed letter -> symbol used here
@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dptheory.symbolic import (BoundedLoss, BoundedVariance, Lipschitz, Paper, PL, S, Smooth,
-                               Theorem, WeaklyQuasiConvex, register, units)
+from dptheory.symbolic import (BoundedLoss, BoundedVariance, Lipschitz, Paper, PL, S,
+                               Sensitivity, Smooth, Theorem, WeaklyQuasiConvex, register,
+                               units)
 
 
 # The paper fixes both base units. Sec. 2.1: "without loss of generality, |f(w, z)| <= 1"
@@ -47,7 +48,7 @@ PAPER = Paper(
     title="Private Stochastic Non-convex Optimization with Improved Utility Rates",
     authors="Qiuchen Zhang, Jing Ma, Jian Lou, Li Xiong",
     venue="IJCAI 2021",
-    source="shared/seeds/000_5052799caee6efc5.txt",
+    source="main text (the supplement with the proofs is not encoded)",
 )
 
 # --- shared symbols, bound to the paper's letters ---------------------------------------
@@ -460,6 +461,11 @@ add(_item(
     hypotheses=(("eps < c1 (B/n)^2 sum_k T^k", eps < c1 * (B / n)**2 * TOTAL_ITERS),),
     bound=PI2_EQ4,
     relations={"noise": piN**2 >= PI2_EQ4},
+    # the averaged minibatch gradient (1/B) sum_batch g: one replaced record moves it by at
+    # most 2L/B (Sec. 3.2)
+    sensitivities={"minibatch": Sensitivity(2 * L / B, "replace-one",
+                                            "||(1/B) sum_batch g_i - (1/B) sum_batch g'_i||",
+                                            source="Sec. 3.2")},
     expressions={
         "total_iters": TOTAL_ITERS,
         # eq. (4) rebuilt from Thm 2.1 (T = sum_k T^k, q = B/n, pi at threshold)

@@ -1,7 +1,107 @@
 """dptheory: theorems of differentially private non-convex optimization as executable objects.
 
-Layers (imports only go downward): ``simulations -> bounds -> dptheory``.
-``dptheory`` knows no paper; it finds catalogs and checks through entry points.
+The public API (imported lazily: ``import dptheory`` is fast, SymPy loads on first use):
+
+* the catalog — :func:`get` an item by id, :func:`search` items, :data:`catalog` (the
+  module: sensitivities, symbol aliases); items are :class:`Theorem` objects with
+  ``bound_at(...)``/``rate_at(...)``, which accept the paper's own letters;
+* :func:`sweep` — run an algorithm on an objective over a grid, with the theorem's bound
+  beside the measurements (records, ``to_frame()``, ``plot()``);
+* :func:`check_sensitivity` — property-test a sensitivity claim (Hypothesis and
+  adversarial search), judged as ``refuted``/``supported``/``inconclusive``;
+* :func:`compare` — two items' rates: exponents, regimes, crossovers, ``plot()``;
+* :mod:`dptheory.testing` — Hypothesis strategies (neighbouring data sets, objectives with
+  certified constants, privacy and noise parameters);
+* :class:`CheckResult` and :data:`VERDICTS` — the verdict vocabulary (``refuted``,
+  ``supported``, ``vacuous``, ``inconclusive``; power and severity).
+
+Layers (imports only go downward): ``simulations -> bounds -> dptheory``. ``dptheory``
+knows no paper; it finds catalogs, algorithms and objectives through entry points.
+
+Examples
+--------
+>>> import dptheory
+>>> thm = dptheory.get("tran2022.thm9")
+>>> round(thm.rate_at(N=10**6, d=100, eps=1), 6)         # tran2022 prints N for n
+0.001464
+>>> c = dptheory.compare("tran2022.thm9", "wang2020.remark1", vary="n",
+...                      at={"d": 100, "eps": 1, "delta": 1e-5})
+>>> [x["text"] for x in c.crossovers]
+['n = 1.70913e+20']
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
+
+# public name -> (module, attribute); attribute None means the module itself
+_EXPORTS: dict[str, tuple[str, str | None]] = {
+    "get": ("dptheory.catalog", "get"),
+    "search": ("dptheory.catalog", "search"),
+    "catalog": ("dptheory.catalog", None),
+    "sweep": ("dptheory.sweeps", "sweep"),
+    "SweepResult": ("dptheory.sweeps", "SweepResult"),
+    "check_sensitivity": ("dptheory.sensitivity", "check_sensitivity"),
+    "testing": ("dptheory.testing", None),
+    "Theorem": ("dptheory.symbolic.theorem", "Theorem"),
+    "Sensitivity": ("dptheory.symbolic.theorem", "Sensitivity"),
+    "Comparison": ("dptheory.symbolic.compare", "Comparison"),
+    "CheckResult": ("dptheory.verify.verdict", "CheckResult"),
+    "VERDICTS": ("dptheory.verify.verdict", "VERDICTS"),
+    "SEVERITIES": ("dptheory.verify.verdict", "SEVERITIES"),
+    "S": ("dptheory.symbolic.symbols", "S"),
+}
+
+__all__ = ["__version__", "compare", *_EXPORTS]
+
+
+def compare(a: Any, b: Any, vary: Any = "n", at: dict[Any, float] | None = None,
+            derived: bool = False) -> Any:
+    """Compare two catalog items' stated rates along ``vary``.
+
+    Parameters
+    ----------
+    a, b : catalog ids (or Theorems).
+    vary : the growing variable: a registered name (``n``), a paper's letter (``N``), or a
+        SymPy symbol.
+    at : values of other variables. When only ``vary`` is left free, the full rates are
+        compared, constants included, on the whole positive axis (1e-300 to 1e300).
+    derived : compare the explicit bounds at the settings instead of the stated rates.
+
+    Returns
+    -------
+    dptheory.symbolic.compare.Comparison
+        Exponents, ``regimes`` (readable, with SymPy forms beside), ``crossovers``,
+        ``warnings`` (different measured quantities or units), ``plot(ax=None)`` and a
+        readable ``str()``.
+
+    Examples
+    --------
+    >>> print(compare("tran2022.thm9", "tran2022.thm6", at={"d": 100, "eps": 1}))
+    tran2022.thm9: 1/sqrt(n) + 4.642/n^(2/3)   (exponent in n: -1/2)
+    tran2022.thm6: 4.162/sqrt(n)   (exponent in n: -1/2)
+    ratio exponent: 0
+    tran2022.thm6 is better when n < 10 (both rates >= 1 there: vacuous)
+    tran2022.thm9 is better when n > 10 (both rates >= 1, vacuous, for 10 < n < 15.5159)
+    crossover: n = 10
+    all crossovers on (1e-300, 1e+300) found: their number equals the bound of the (generalized) Descartes rule of signs, 1
+    """
+    from dptheory.catalog import compare_items
+    return compare_items(a, b, vary=vary, at=at, derived=derived)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        module, attr = _EXPORTS[name]
+        mod = importlib.import_module(module)
+        value = mod if attr is None else getattr(mod, attr)
+        globals()[name] = value            # later lookups skip this function
+        return value
+    raise AttributeError(f"module 'dptheory' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -224,8 +224,10 @@ class CellResults(dict):
 
 def _progress_bar(total: int, initial: int, progress: bool, desc: str) -> Any:
     from tqdm import tqdm
+
+    from dptheory.progress import enabled as progress_enabled
     stream = sys.stderr
-    enabled = bool(progress) and hasattr(stream, "isatty") and stream.isatty()
+    enabled = bool(progress) and progress_enabled(stream)
     return tqdm(total=total, initial=initial, disable=not enabled, file=stream, desc=desc,
                 unit="cell", dynamic_ncols=True)
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import functools
 from importlib.metadata import entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dptheory.errors import UsageError
-from dptheory.symbolic.theorem import Theorem
+
+if TYPE_CHECKING:  # pragma: no cover - SymPy loads with the catalogs, not with this module
+    from dptheory.symbolic.theorem import Theorem
 
 CATALOG_GROUP = "dptheory.catalogs"
 CHECKS_GROUP = "dptheory.checks"
@@ -41,9 +43,9 @@ def catalogs() -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=None)
-def items() -> dict[str, Theorem]:
+def items() -> "dict[str, Theorem]":
     """Every catalog item by id (ids are unique across catalogs)."""
-    out: dict[str, Theorem] = {}
+    out: "dict[str, Theorem]" = {}
     for name, module in catalogs().items():
         for item in module.ITEMS:
             if item.id in out:
@@ -52,21 +54,92 @@ def items() -> dict[str, Theorem]:
     return out
 
 
-def get(item_id: str) -> Theorem:
-    try:
-        return items()[item_id]
-    except KeyError:
-        close = [i for i in items() if i.startswith(item_id.split(".")[0])][:5]
-        hint = f"; e.g. {', '.join(close)}" if close else "; see `dptheory list`"
-        raise UsageError(f"unknown id {item_id!r}{hint}") from None
+def get(item_id: str) -> "Theorem":
+    """The item ``item_id``; an unknown id raises ``UsageError`` naming the nearest ones."""
+    from dptheory.catalog import get as _get
+    return _get(item_id)
+
+
+def _cache_dir() -> "Path":
+    import os
+    from pathlib import Path
+    env = os.environ.get("DPTHEORY_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "dptheory"
+
+
+def _index_key() -> str | None:
+    """A fingerprint of every catalog's source (and of the Theorem class): the names and
+    targets of the entry points, and the size and modification time of every ``.py`` file
+    beside each catalog module. None when a module cannot be located without running it."""
+    import hashlib
+    import importlib.util
+    from pathlib import Path
+
+    import dptheory
+    parts = [dptheory.__version__]
+    dirs = {Path(__file__).parent / "symbolic", Path(__file__).parent}
+    for ep in _entry_points(CATALOG_GROUP):
+        parts.append(f"{ep.name}={ep.value}")
+        try:
+            spec = importlib.util.find_spec(ep.value.split(":")[0])
+        except (ImportError, ValueError):
+            return None
+        if spec is None or not spec.origin:
+            return None
+        dirs.add(Path(spec.origin).parent)
+    for d in sorted(dirs):
+        for f in sorted(d.glob("*.py")):
+            st = f.stat()
+            parts.append(f"{f}:{st.st_size}:{st.st_mtime_ns}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def summaries() -> list[dict[str, Any]]:
+    """``Theorem.summary()`` of every item, in catalog order.
+
+    Read from a cache (``$DPTHEORY_CACHE_DIR``, else ``~/.cache/dptheory``) keyed by a
+    fingerprint of the catalogs' source files, so ``dptheory list`` does not load SymPy and
+    build every catalog; any change to a catalog file rebuilds it. A cache that cannot be
+    read or written is ignored.
+    """
+    import json
+    import os
+    key = _index_key()
+    path = _cache_dir() / f"catalog-index-{key}.json" if key else None
+    if path is not None:
+        try:
+            rows = json.loads(path.read_text())
+            if isinstance(rows, list) and all(isinstance(r, dict) and "id" in r for r in rows):
+                return rows
+        except (OSError, ValueError):
+            pass
+    rows = [item.summary() for item in items().values()]
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(rows))
+            os.replace(tmp, path)
+            for old in path.parent.glob("catalog-index-*.json"):
+                if old != path:
+                    old.unlink(missing_ok=True)
+        except OSError:
+            pass
+    return rows
 
 
 def papers() -> dict[str, Any]:
+    """``{catalog name: its PAPER}`` (``None`` for a catalog that declares none)."""
     return {name: getattr(m, "PAPER", None) for name, m in catalogs().items()}
 
 
 @functools.lru_cache(maxsize=None)
 def checks() -> tuple[Any, ...]:
+    """The checks of every registered provider (its ``checks()``, ``CHECKS``, or the object
+    called), in entry-point order."""
     out = []
     for ep in _entry_points(CHECKS_GROUP):
         obj = ep.load()
@@ -100,9 +173,13 @@ def algorithms() -> dict[str, Any]:
 
 
 def algorithm(alg_id: str) -> Any:
+    """The registered algorithm ``alg_id``; an unknown id names the nearest ones."""
+    from dptheory.catalog import suggest
     algs = algorithms()
     if alg_id not in algs:
-        raise UsageError(f"unknown algorithm {alg_id!r}; see `dptheory algorithms`")
+        close = suggest(str(alg_id), algs)
+        hint = f"did you mean {', '.join(close)}? " if close else ""
+        raise UsageError(f"unknown algorithm {alg_id!r}; {hint}see `dptheory algorithms`")
     return algs[alg_id]
 
 
@@ -111,8 +188,11 @@ def objective(name: str, **params: Any) -> Any:
     for module in objective_registries():
         if name in getattr(module, "FAMILIES", {}):
             return module.get(name, **params)
+    from dptheory.catalog import suggest
     names = sorted(n for m in objective_registries() for n in getattr(m, "FAMILIES", {}))
-    raise UsageError(f"unknown objective {name!r}; choose from {names}")
+    close = suggest(str(name), names)
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    raise UsageError(f"unknown objective {name!r}; {hint}choose from {names}")
 
 
 def objective_parameters(name: str) -> list[str]:

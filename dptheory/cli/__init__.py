@@ -25,9 +25,13 @@ from typing import Any, Callable, Sequence
 from dptheory.cli.jsonout import dumps_strict
 from dptheory.errors import describe_failure
 
-# Command modules, each exposing register(subparsers). Order = order in --help.
+# Command modules, each exposing register(subparsers). Order = order in --help. They import
+# only argparse-level code at the top; SymPy, SciPy and the catalogs load inside the handlers,
+# so `dptheory --help` and `dptheory list` start fast.
 COMMAND_MODULES = ("catalog", "privacy", "objectives", "simulate", "reproduce", "verify", "audit",
                    "store")
+# Commands that draw their own progress bar (the others get a heartbeat after 3 s).
+OWN_PROGRESS = ("verify", "audit", "derive", "table", "reproduce")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
                      description="Theorems of DP non-convex optimization, executable and checked.")
     parser.add_argument("--debug", action="store_true",
                         help="print the traceback of an internal error")
+    from dptheory import __version__
+    parser.add_argument("--version", action="version", version=f"dptheory {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         try:
@@ -120,7 +126,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings(record=not debug) as caught:
             if not debug:
                 warnings.simplefilter("always")
-            data, text = args.handler(args)
+            from dptheory.progress import Heartbeat
+            if args.command in OWN_PROGRESS:
+                data, text = args.handler(args)
+            else:
+                with Heartbeat(f"dptheory {args.command}"):
+                    data, text = args.handler(args)
         emit(render_json(data) if args.json else text)
         if caught:
             # numeric warnings (overflow, invalid values) would spill many lines on stderr;

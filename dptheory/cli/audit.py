@@ -6,8 +6,12 @@
 
 ``ALG`` is a private algorithm of ``dptheory algorithms``; its audit recipe (check
 ``audit``) is found in the ``dptheory.experiments`` entry-point group and run in-process at
-the recipe's quick size (``--runs`` runs per neighbouring dataset). The verdict is ``fail``
-(a finding) when the 95 % epsilon lower bound exceeds the claimed epsilon.
+the recipe's quick size (``--runs`` runs per neighbouring dataset), with the recipe's
+planted twin for the power. An algorithm without a recipe is audited from the
+``privacy_claim`` it declares (a plug-in, :class:`dptheory.verify.audit.PrivacyClaim`). The
+verdict is ``refuted`` (a finding) when a certified lower bound (the audit's 95 % bound or
+the two-sided accountant's lower end) exceeds the claimed epsilon, ``supported`` only when
+the audit had the power to see a violation, ``inconclusive`` otherwise.
 
 ``--selftest`` plants known bugs (noise below the calibration, clipping removed, add/remove
 sensitivity under a replace-one relation) in the module that provides the audit recipes
@@ -36,7 +40,9 @@ def register(sub: Any) -> None:
     p.add_argument("--selftest", action="store_true", help="plant known bugs; each must be detected")
     p.add_argument("--eps", type=float, default=None, help="target epsilon (default: the recipe's)")
     p.add_argument("--delta", type=float, default=None, help="target delta (default: the recipe's)")
-    p.add_argument("--runs", type=int, default=None, help="runs per neighbouring dataset")
+    p.add_argument("--runs", type=int, default=None,
+                   help="runs per neighbouring dataset (default: the recipe's, 8000 for a "
+                        "plug-in)")
     p.add_argument("--calibration", choices=("paper", "tight"), default="paper")
     p.add_argument("--seed", type=int, default=0)
 
@@ -68,10 +74,18 @@ def _check_args(args: argparse.Namespace) -> None:
 
 def run_audit(alg_id: str, *, eps: float | None = None, delta: float | None = None,
               runs: int | None = None, calibration: str = "paper", seed: int = 0) -> dict[str, Any]:
-    """Run the quick audit recipe of ``alg_id`` in-process; returns the JSON summary."""
+    """Audit ``alg_id`` in-process; returns the JSON summary.
+
+    A built-in algorithm runs its quick audit recipe at ``calibration`` and the recipe's
+    planted twin (power); a plug-in algorithm (registered through ``dptheory.algorithms``
+    with a ``privacy_claim``, see :class:`dptheory.verify.audit.PrivacyClaim`) is audited
+    from its claim: the two-sided accountant on its declared events and a membership audit
+    of its releases.
+    """
     from dptheory import registry
     from dptheory.errors import UsageError
-    from dptheory.verify.audit import audit_summary
+    from dptheory.verify.audit import (PLUGIN_RUNS, audit_plugin, audit_summary,
+                                       privacy_claim_of)
     from dptheory.verify.recipe import load_cell_function
     try:
         alg = registry.algorithm(alg_id)
@@ -79,16 +93,32 @@ def run_audit(alg_id: str, *, eps: float | None = None, delta: float | None = No
         raise ValueError(str(exc)) from None
     if not getattr(alg, "private", True):
         raise ValueError(f"algorithm {alg_id!r} is not private: nothing to audit")
+    recipes = [r for r in _audit_recipes() if r.fixed.get("algorithm") == alg_id]
+    if not recipes:
+        if privacy_claim_of(alg) is None:
+            raise ValueError(f"no audit recipe for algorithm {alg_id!r} and it declares no "
+                             "privacy_claim (see README, 'Auditing your own algorithm')")
+        if eps is not None or delta is not None:
+            raise ValueError("--eps/--delta do not apply to a plug-in: its privacy_claim "
+                             "states them")
+        return audit_plugin(alg, runs=int(runs if runs is not None else PLUGIN_RUNS),
+                            seed=int(seed))
     recipe = _recipe_for(alg_id)
-    cell = {**recipe.fixed, "recipe": recipe.id, "point": {"calibration": calibration},
-            "block": 0, "first_replicate": 0, "seed": int(seed),
-            "reps": int(runs if runs is not None else recipe.total_reps())}
-    if eps is not None:
-        cell["eps"] = float(eps)
-    if delta is not None:
-        cell["delta"] = float(delta)
-    result = load_cell_function(recipe.cell)(cell)
-    out = audit_summary(result)
+    cell_fn = load_cell_function(recipe.cell)
+
+    def run(point: str) -> dict[str, Any]:
+        cell = {**recipe.fixed, "recipe": recipe.id, "point": {"calibration": point},
+                "block": 0, "first_replicate": 0, "seed": int(seed),
+                "reps": int(runs if runs is not None else recipe.total_reps())}
+        if eps is not None:
+            cell["eps"] = float(eps)
+        if delta is not None:
+            cell["delta"] = float(delta)
+        return cell_fn(cell)
+
+    result = run(calibration)
+    twin = run("twin") if "twin" in recipe.points() else None
+    out = audit_summary(result, twin=twin)
     out.update({"recipe": recipe.id, "item": recipe.item, "calibration": calibration,
                 "seed": int(seed)})
     return out
@@ -109,15 +139,20 @@ def run_selftest(*, runs: int | None = None, seed: int = 0) -> list[dict[str, An
 
 
 def _text_audit(d: dict[str, Any]) -> str:
-    tight = d["epsilon_tight"]
-    return "\n".join([
+    def num(x: Any) -> str:
+        return "-" if x is None else format(x, ".4g")
+    lo, up = d.get("epsilon_interval") or (None, None)
+    lines = [
         f"{d['algorithm']}  ({d['calibration']} calibration, {d['runs'][0]} + {d['runs'][1]} runs, "
         f"delta = {d['delta']:g})",
         f"  epsilon lower bound (95%): {d['epsilon_lower']:.4g}",
         f"  claimed epsilon:           {d['epsilon_claimed']:.4g}",
-        f"  tight accountant epsilon:  {'-' if tight is None else format(tight, '.4g')}",
-        f"  verdict: {d['verdict']}" + ("  (FINDING: lower bound above the claim)"
-                                        if d["verdict"] == "refuted" else "")])
+        f"  true epsilon of the noise: [{num(lo)}, {num(up)}] (two-sided accountant)",
+        f"  power: {d.get('power') or 'not reached'}",
+        f"  verdict: {d['verdict']}" + ("  (FINDING: the claim is false)"
+                                        if d["verdict"] == "refuted" else ""),
+        f"  {d['summary']}"]
+    return "\n".join(lines)
 
 
 def _text_selftest(rows: list[dict[str, Any]], ok: bool) -> str:

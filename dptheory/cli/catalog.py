@@ -8,13 +8,13 @@ import io
 import math
 from typing import Any
 
-import sympy as sp
-
 from dptheory import registry
 from dptheory.cli import add_command
 from dptheory.errors import UsageError
-from dptheory.symbolic.derive import compare, derive
-from dptheory.symbolic.theorem import KINDS
+from dptheory.vocabulary import KINDS
+
+# SymPy and the rate algebra load inside the handlers, so that `dptheory --help` and
+# `dptheory list` start fast (issue 12).
 
 
 def register(sub: Any) -> None:
@@ -62,12 +62,15 @@ def register(sub: Any) -> None:
 
 # -- list / show ------------------------------------------------------------------------
 def cmd_list(args: argparse.Namespace) -> tuple[Any, str]:
-    items = list(registry.items().values())
-    papers = sorted({i.paper for i in items})
+    summaries = registry.summaries()             # cached: no SymPy, no catalog build
+    papers = sorted({r["paper"] for r in summaries})
     if args.paper and args.paper not in papers:
-        raise UsageError(f"unknown paper {args.paper!r}; choose from {papers}")
-    rows = [i.summary() for i in items
-            if (not args.paper or i.paper == args.paper) and (not args.kind or i.kind == args.kind)]
+        from dptheory.catalog import suggest
+        close = suggest(args.paper, papers)
+        hint = f"did you mean {', '.join(close)}? " if close else ""
+        raise UsageError(f"unknown paper {args.paper!r}; {hint}choose from {papers}")
+    rows = [r for r in summaries
+            if (not args.paper or r["paper"] == args.paper) and (not args.kind or r["kind"] == args.kind)]
     width = max((len(r["id"]) for r in rows), default=10)
     text = "\n".join(f"{r['id']:<{width}}  {r['kind']:<15} {r['provenance']:<13} {r['title']}"
                      for r in rows)
@@ -75,6 +78,9 @@ def cmd_list(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 def cmd_show(args: argparse.Namespace) -> tuple[Any, str]:
+    import sympy as sp
+
+    from dptheory.symbolic.derive import derive
     item = registry.get(args.id)
     d = derive(item)
     data = {**item.summary(), "statement": item.statement,
@@ -114,13 +120,15 @@ def cmd_show(args: argparse.Namespace) -> tuple[Any, str]:
 
 # -- derive ------------------------------------------------------------------------------
 def cmd_derive(args: argparse.Namespace) -> tuple[Any, str]:
+    from dptheory.symbolic.derive import derive
     if args.all == bool(args.ids):
         raise UsageError("give item ids or --all (not both)")
     if args.all:
         items = [i for i in registry.items().values() if i.derivable]
     else:
         items = [registry.get(i) for i in args.ids]
-    results = [derive(i).as_dict() for i in items]
+    from dptheory.progress import track
+    results = [derive(i).as_dict() for i in track(items, total=len(items), desc="derive")]
     lines = []
     for r in results:
         line = f"{r['id']:<28} {r['verdict']:<17}"
@@ -143,17 +151,14 @@ def cmd_derive(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 # -- compare -----------------------------------------------------------------------------
-def parse_set(pairs: list[str]) -> dict[sp.Symbol, float]:
-    from dptheory.symbolic.symbols import lookup
+def parse_set(pairs: list[str]) -> dict[Any, float]:
+    from dptheory.catalog import resolve_symbol
     out = {}
     for pair in pairs:
         if "=" not in pair:
             raise UsageError(f"--set expects NAME=VALUE, got {pair!r}")
         name, value = pair.split("=", 1)
-        try:
-            sym = lookup(name.strip())
-        except ValueError:
-            raise UsageError(f"--set: unknown symbol {name!r}") from None
+        sym = resolve_symbol(name.strip(), option="--set")
         try:
             num = float(value)
         except ValueError:
@@ -167,54 +172,21 @@ def parse_set(pairs: list[str]) -> dict[sp.Symbol, float]:
 
 
 def cmd_compare(args: argparse.Namespace) -> tuple[Any, str]:
-    from dptheory.symbolic.asymptotics import NotDerivable
-    from dptheory.symbolic.derive import scaling_of, substitute_settings
-    from dptheory.symbolic.symbols import lookup
+    from dptheory.catalog import compare_items, resolve_symbol
 
-    a, b = registry.get(args.a), registry.get(args.b)
     fixed = parse_set(args.set)
-    try:
-        vary = lookup(args.vary)
-    except ValueError:
-        raise UsageError(f"--vary: unknown symbol {args.vary!r}") from None
-    if vary in fixed:
-        raise UsageError(f"--vary {args.vary} is also fixed by --set")
-    exprs = []
-    for item in (a, b):
-        if args.derived:
-            if item.bound is None:
-                raise UsageError(f"{item.id} has no explicit bound to derive from")
-            exprs.append(substitute_settings(item.bound, item.settings, scaling_of(item)))
-        else:
-            if item.rate is None:
-                raise UsageError(f"{item.id} has no stated rate")
-            exprs.append(item.rate)
-    growing = {**b.growing, **a.growing}
-    try:
-        c = compare(exprs[0], exprs[1], vary=vary, growing=growing, fixed=fixed,
-                    names=(a.id, b.id))
-    except NotDerivable as exc:
-        raise UsageError(f"cannot compare: {exc}") from None
+    c = compare_items(args.a, args.b, vary=args.vary, at=fixed, derived=args.derived)
     data = c.as_dict()
+    lines = c.lines()
     if args.map:
         from dptheory.plotting import regime_map_figure
         from dptheory.symbolic.derive import regime_map
-        try:
-            ysym = lookup(args.y)
-        except ValueError:
-            raise UsageError(f"--y: unknown symbol {args.y!r}") from None
+        ysym = resolve_symbol(args.y, option="--y")
+        vary = resolve_symbol(args.vary, option="--vary")
         x0, x1, y0, y1 = args.range
-        grid = regime_map(exprs[0], exprs[1], (vary, x0, x1), (ysym, y0, y1), fixed)
-        data["map"] = regime_map_figure(grid, (a.id, b.id), args.map)
-    lines = [f"{a.id}: {c.leading_a}   (exponent in {c.vary}: {c.exponent_a})",
-             f"{b.id}: {c.leading_b}   (exponent in {c.vary}: {c.exponent_b})",
-             f"ratio exponent: {c.ratio_exponent}"]
-    lines += [f"{r['better']} is better when {r['when']}" for r in c.regimes]
-    if not c.regimes:
-        lines.append("same order everywhere")
-    if c.crossover:
-        lines.append("crossover: " + "; ".join(c.crossover))
-    if args.map:
+        a, b = c.expressions
+        grid = regime_map(a, b, (vary, x0, x1), (ysym, y0, y1), {})
+        data["map"] = regime_map_figure(grid, (c.a, c.b), args.map)
         lines.append(f"regime map: {data['map']}")
     return data, "\n".join(lines)
 
@@ -224,10 +196,15 @@ TABLE_KINDS = ("theorem", "corollary", "prior-work-rate", "remark-claim", "propo
 
 
 def table_rows(measure: str | None = None) -> list[dict[str, Any]]:
+    import sympy as sp
+
+    from dptheory.symbolic.derive import derive
     from dptheory.symbolic.derive import exponent
     from dptheory.symbolic.symbols import S
+    from dptheory.progress import track
     rows = []
-    for item in registry.items().values():
+    every = list(registry.items().values())
+    for item in track(every, total=len(every), desc="table"):
         if item.rate is None or item.kind not in TABLE_KINDS:
             continue
         if item.category not in ("utility", "sample-complexity", "stability", "runtime", ""):

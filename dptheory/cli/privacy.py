@@ -11,14 +11,11 @@ from dptheory.budget import (DEFAULT_MAX_MEMORY_GB, MEMORY_ENV, accountant_memor
                              max_memory_bytes)
 from dptheory.cli import add_command
 from dptheory.errors import UsageError
-from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS, get_epsilon_and_order, get_noise_multiplier
-from dptheory.privacy.composition import (advanced_composition_dwork_roth, amplify_tight,
-                                          amplify_wang2020, amplify_zhang2017,
-                                          zhang2017_strong_composition_printed)
-from dptheory.privacy.conversions import zcdp_to_dp
-from dptheory.privacy.gaussian import (_check_count, _check_positive, _check_rate,
-                                       _check_unit_open, gaussian_epsilon)
-from dptheory.privacy.rdp import DEFAULT_ORDERS
+
+# The accountant (NumPy, SciPy, dp-accounting) loads inside the handlers: `dptheory --help`
+# stays fast. These mirror dptheory.privacy's constants (tests/cli check they agree).
+ACCOUNTANTS = ("rdp", "tight")
+RELATIONS = ("add-remove", "replace-one")
 
 __all__ = ["register", "compute_routes"]
 
@@ -32,34 +29,58 @@ def _accountant(call: Any, options: str) -> Any:
                          "in a moderate range") from None
 
 
+def _check_tight_args(args: argparse.Namespace) -> None:
+    if args.orders is not None or args.conversion != "improved":
+        raise ValueError("--orders and --conversion belong to the RDP route; drop them with "
+                         "--tight")
+
+
 def _account(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    from dptheory.privacy.calibrate import get_epsilon_and_order, get_epsilon_interval
     q = 1.0 if args.sample_rate is None else args.sample_rate
-    orders = args.orders
-    if orders is None:
-        orders = DEFAULT_ORDERS if args.sampling == "poisson" else FIXED_SIZE_ORDERS
-    else:
-        bad = [a for a in orders if not (math.isfinite(a) and a > 1)]
+    if args.orders is not None:
+        bad = [a for a in args.orders if not (math.isfinite(a) and a > 1)]
         if bad:
             raise ValueError(f"--orders must be finite numbers > 1, got {bad[0]:g}")
-        check_memory(accountant_memory(orders, args.sampling), max_memory_bytes(args.max_memory),
-                     f"RDP accounting at order {max(orders):g}", "use smaller --orders")
-    eps, order = _accountant(lambda: get_epsilon_and_order(
-        noise_multiplier=args.noise_multiplier, target_delta=args.delta, sample_rate=q,
-        steps=args.steps, sampling=args.sampling, conversion=args.conversion, orders=orders),
-        f"--noise-multiplier {args.noise_multiplier:g} with --sample-rate {q:g}")
-    data = {"epsilon": eps, "delta": args.delta, "order": order,
-            "noise_multiplier": args.noise_multiplier, "sample_rate": q, "steps": args.steps,
-            "sampling": args.sampling if q < 1 else "none", "conversion": args.conversion}
+        check_memory(accountant_memory(args.orders, args.sampling),
+                     max_memory_bytes(args.max_memory),
+                     f"RDP accounting at order {max(args.orders):g}", "use smaller --orders")
     what = (f"{args.steps} steps of the Gaussian (noise multiplier {args.noise_multiplier})"
             if q == 1.0 else
             f"{args.steps} steps of the {args.sampling}-sampled Gaussian "
             f"(q={q}, noise multiplier {args.noise_multiplier})")
+    if args.tight:
+        _check_tight_args(args)
+        iv = _accountant(lambda: get_epsilon_interval(
+            noise_multiplier=args.noise_multiplier, target_delta=args.delta, sample_rate=q,
+            steps=args.steps, sampling=args.sampling, relation=args.relation),
+            f"--noise-multiplier {args.noise_multiplier:g} with --sample-rate {q:g}")
+        data = {**iv.as_dict(), "noise_multiplier": args.noise_multiplier, "sample_rate": q,
+                "steps": args.steps, "sampling": args.sampling if q < 1 else "none",
+                "accountant": "tight"}
+        text = (f"{what}, {iv.relation}: true eps in [{iv.lower:.6g}, {iv.upper:.6g}] at "
+                f"delta={args.delta:g} (certified: {iv.certified})\n"
+                f"  upper: {iv.upper_method}\n  lower: {iv.lower_method}")
+        return data, text
+    if args.relation not in (None, "add-remove"):
+        raise ValueError("--relation replace-one needs --tight (the RDP route accounts "
+                         "Poisson sampling under add/remove and fixed-size under replace-one)")
+    eps, order = _accountant(lambda: get_epsilon_and_order(
+        noise_multiplier=args.noise_multiplier, target_delta=args.delta, sample_rate=q,
+        steps=args.steps, sampling=args.sampling, conversion=args.conversion,
+        orders=args.orders),
+        f"--noise-multiplier {args.noise_multiplier:g} with --sample-rate {q:g}")
+    data = {"epsilon": eps, "delta": args.delta, "order": order,
+            "noise_multiplier": args.noise_multiplier, "sample_rate": q, "steps": args.steps,
+            "sampling": args.sampling if q < 1 else "none", "conversion": args.conversion,
+            "accountant": "rdp"}
     text = (f"{what}: (eps={eps:.6g}, delta={args.delta:g})-DP "
             f"[RDP, {args.conversion} conversion, optimal order {order:g}]")
     return data, text
 
 
 def _calibrate(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    from dptheory.privacy.calibrate import get_epsilon_and_order, get_noise_multiplier
     if args.epochs is not None:
         steps = args.epochs / args.sample_rate if args.sample_rate > 0 else math.inf
         if not (math.isfinite(args.epochs) and args.epochs > 0 and steps < 2 ** 53):
@@ -67,20 +88,33 @@ def _calibrate(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
                              f"--sample-rate {args.sample_rate:g}, got {args.epochs:g}")
     what = (f"--target-epsilon {args.target_epsilon:g} with --target-delta "
             f"{args.target_delta:g} and --sample-rate {args.sample_rate:g}")
+    kw = dict(target_delta=args.target_delta, sample_rate=args.sample_rate, steps=args.steps,
+              epochs=args.epochs, sampling=args.sampling)
+    if args.accountant == "tight" and args.conversion != "improved":
+        raise ValueError("--conversion belongs to the RDP accountant; drop it with "
+                         "--accountant tight")
     sigma = _accountant(lambda: get_noise_multiplier(
-        target_epsilon=args.target_epsilon, target_delta=args.target_delta,
-        sample_rate=args.sample_rate, steps=args.steps, epochs=args.epochs,
-        sampling=args.sampling, conversion=args.conversion), what)
+        target_epsilon=args.target_epsilon, accountant=args.accountant,
+        conversion=args.conversion, **kw), what)
     eps, order = _accountant(lambda: get_epsilon_and_order(
-        noise_multiplier=sigma, target_delta=args.target_delta, sample_rate=args.sample_rate,
-        steps=args.steps, epochs=args.epochs, sampling=args.sampling,
-        conversion=args.conversion), what)
-    data = {"noise_multiplier": sigma, "epsilon": eps, "order": order,
+        noise_multiplier=sigma, accountant=args.accountant, conversion=args.conversion, **kw),
+        what)
+    data = {"noise_multiplier": sigma, "epsilon": eps,
+            "order": None if math.isnan(order) else order,
             "target_epsilon": args.target_epsilon, "target_delta": args.target_delta,
             "sample_rate": args.sample_rate, "steps": args.steps, "epochs": args.epochs,
-            "sampling": args.sampling, "conversion": args.conversion}
+            "sampling": args.sampling, "conversion": args.conversion,
+            "accountant": args.accountant}
+    how = f"order {order:g}" if args.accountant == "rdp" else "tight accountant's upper end"
     text = (f"noise multiplier {sigma:.6g} gives (eps={eps:.6g}, delta={args.target_delta:g})-DP "
-            f"(target eps {args.target_epsilon:g}, order {order:g})")
+            f"(target eps {args.target_epsilon:g}, {how})")
+    if args.accountant == "tight":
+        rdp = _accountant(lambda: get_noise_multiplier(
+            target_epsilon=args.target_epsilon, accountant="rdp", **kw), what)
+        data["noise_multiplier_rdp"] = rdp
+        data["saving"] = 1.0 - sigma / rdp
+        text += (f"\n  RDP needs noise multiplier {rdp:.6g}: the tight accountant saves "
+                 f"{100 * (1 - sigma / rdp):.3g}% of the noise")
     return data, text
 
 
@@ -91,6 +125,13 @@ def compute_routes(noise_multiplier: float, sample_rate: float, steps: int,
     Each row is ``{route, epsilon, delta, note}``; ``epsilon`` is None when the route does
     not apply (its note says why).
     """
+    from dptheory.privacy.calibrate import get_epsilon_and_order, get_epsilon_interval
+    from dptheory.privacy.composition import (advanced_composition_dwork_roth, amplify_tight,
+                                              amplify_wang2020, amplify_zhang2017,
+                                              zhang2017_strong_composition_printed)
+    from dptheory.privacy.conversions import zcdp_to_dp
+    from dptheory.privacy.gaussian import (_check_count, _check_positive, _check_rate,
+                                           _check_unit_open, gaussian_epsilon)
     S = _check_positive("noise_multiplier", noise_multiplier)
     q = _check_rate("sample_rate", sample_rate)
     T = _check_count("steps", steps)
@@ -102,6 +143,12 @@ def compute_routes(noise_multiplier: float, sample_rate: float, steps: int,
                      "delta": float(dl), "note": note})
 
     for sampling in ("poisson", "fixed-size"):
+        iv = get_epsilon_interval(noise_multiplier=S, target_delta=d, sample_rate=q, steps=T,
+                                  sampling=sampling)
+        rows.append({"route": f"tight/{sampling}", "epsilon": iv.upper, "delta": d,
+                     "epsilon_lower": iv.lower,
+                     "note": f"true eps in [{iv.lower:.6g}, {iv.upper:.6g}] ({iv.relation}); "
+                             f"upper: {iv.upper_method}"})
         for conv in ("improved", "mironov"):
             e, o = get_epsilon_and_order(noise_multiplier=S, target_delta=d, sample_rate=q,
                                          steps=T, sampling=sampling, conversion=conv)
@@ -164,7 +211,8 @@ def _routes(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
 
 def register(sub: Any) -> None:
     p = add_command(sub, "account", _account,
-                    "epsilon of T steps of the (subsampled) Gaussian by RDP accounting")
+                    "epsilon of T steps of the (subsampled) Gaussian by RDP accounting, or "
+                    "both ends of the true epsilon with --tight")
     p.add_argument("--noise-multiplier", type=float, required=True)
     p.add_argument("--sample-rate", type=float, default=None,
                    help="sampling rate q; omit for the plain Gaussian")
@@ -176,6 +224,11 @@ def register(sub: Any) -> None:
                    help=f"refuse --orders estimated to need more memory, in GiB (default "
                         f"${MEMORY_ENV} or {DEFAULT_MAX_MEMORY_GB:g})")
     p.add_argument("--conversion", choices=("improved", "mironov"), default="improved")
+    p.add_argument("--tight", action="store_true",
+                   help="certified lower and upper ends of the true epsilon (PLD, dp-accounting)")
+    p.add_argument("--relation", choices=RELATIONS, default=None,
+                   help="neighbouring relation (default: add-remove for Poisson, replace-one "
+                        "for fixed-size); the noise multiplier is relative to its sensitivity")
 
     p = add_command(sub, "calibrate", _calibrate,
                     "smallest noise multiplier reaching a target (epsilon, delta)")
@@ -187,6 +240,9 @@ def register(sub: Any) -> None:
     g.add_argument("--epochs", type=float)
     p.add_argument("--sampling", choices=("poisson", "fixed-size"), default="poisson")
     p.add_argument("--conversion", choices=("improved", "mironov"), default="improved")
+    p.add_argument("--accountant", choices=ACCOUNTANTS, default="rdp",
+                   help="rdp, or tight: the certified upper end of the tight accountant "
+                        "(smaller noise for the same guarantee)")
 
     p = add_command(sub, "routes", _routes,
                     "every accounting route for the same schedule, side by side")

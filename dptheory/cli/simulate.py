@@ -5,15 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-import numpy as np
-
 from dptheory import registry
 from dptheory.budget import (DEFAULT_MAX_MEMORY_GB, DEFAULT_MAX_STEPS, MEMORY_ENV, check_memory,
                              max_memory_bytes, simulation_memory, step_limit)
 from dptheory.cli import add_command
 from dptheory.cli.dataopts import add_data_options, load_data, parse_settings
 from dptheory.errors import UsageError
-from dptheory.symbolic.assumptions import HessianLipschitz
 
 # run()'s own arguments, set by the command's options rather than --param
 RESERVED = ("objective", "data", "eps", "delta", "reps", "seed", "calibration", "record",
@@ -61,6 +58,7 @@ def cmd_algorithms(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 def cmd_run(args: argparse.Namespace) -> tuple[Any, str]:
+    from dptheory.symbolic.assumptions import HessianLipschitz
     alg = registry.algorithm(args.algorithm)
     if args.n is not None and args.n < 2:
         raise UsageError(f"--n must be >= 2, got {args.n}")
@@ -119,12 +117,19 @@ def cmd_run(args: argparse.Namespace) -> tuple[Any, str]:
     for route, p in summary["privacy"].items():
         lines.append(f"  privacy [{route}] eps={p.get('epsilon')!s:.8} delta={p.get('delta')}"
                      f"  ({p.get('route', '')})")
+        if p.get("epsilon_upper") is not None:
+            lines.append(f"  privacy [two-sided] true eps in [{p['epsilon_lower']:.6g}, "
+                         f"{p['epsilon_upper']:.6g}] (certified: {p.get('certified')}; "
+                         f"{p.get('interval_method', '')})")
+        elif p.get("interval_error"):
+            lines.append(f"  privacy [two-sided] not available: {p['interval_error']}")
     lines.append(f"  gradient evaluations {summary['grad_evals']:.6g}; wall time {summary['wall_time']:.3g} s")
     return summary, "\n".join(lines)
 
 
 def _real_data_report(obj: Any, prepared: Any, result: Any) -> tuple[dict[str, Any], list[str]]:
     """The data's record, test-set metrics and the constants computed from the data."""
+    import numpy as np  # noqa: PLC0415 - lazy: the CLI starts without NumPy
     W = result.w
     out: dict[str, Any] = {"data": prepared.record()}
     lines = ["  " + ln for ln in prepared.describe()]

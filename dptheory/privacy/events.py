@@ -79,7 +79,13 @@ def rdp_of(event: Event, orders: Sequence[float]) -> np.ndarray:
         return np.atleast_1d(rdp_gaussian(orders, sigma=event.noise_multiplier))
     if isinstance(event, SampledEvent):
         f = rdp_poisson_gaussian if event.sampling == "poisson" else rdp_fixed_size_gaussian
-        return np.atleast_1d(f(orders, q=event.rate, sigma=event.event.noise_multiplier))
+        kw = {"q": event.rate, "sigma": event.event.noise_multiplier}
+        try:
+            return np.atleast_1d(f(orders, **kw))
+        except ArithmeticError:
+            # a series that does not converge at some order (huge sigma, fractional order):
+            # drop that order (RDP +inf there); the minimum over the others stays an upper bound
+            return np.array([_rdp_or_inf(f, a, kw) for a in orders])
     if isinstance(event, ComposedEvent):
         total = np.zeros_like(orders)
         for e in event.events:
@@ -89,6 +95,13 @@ def rdp_of(event: Event, orders: Sequence[float]) -> np.ndarray:
         return event.count * rdp_of(event.event, orders)
     raise ValueError(f"event must be one of GaussianEvent, SampledEvent, ComposedEvent, "
                      f"SelfComposedEvent, got {type(event).__name__}")
+
+
+def _rdp_or_inf(f, order: float, kw: dict) -> float:
+    try:
+        return float(f(float(order), **kw))
+    except ArithmeticError:
+        return float("inf")
 
 
 def to_dp_accounting(event: Event):

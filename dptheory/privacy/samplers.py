@@ -4,7 +4,7 @@ Every sampler takes a :class:`numpy.random.Generator` (no global state), returns
 float64 arrays and is vectorised over a leading replicate axis, so one call serves all
 ``reps`` independent replicates of a simulation.
 
-Laws and operators implemented (papers in ``shared/seeds/``):
+Laws and operators implemented (the papers cited per law):
 
 * :func:`gaussian` - N(0, std^2) i.i.d. entries (zhang2017 Algorithm 1 line 8 with
   std^2 = 2 log(2/delta) Delta^2 / eps^2; tran2022 node noise; wang2020 e_k).

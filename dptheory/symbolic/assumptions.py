@@ -23,20 +23,25 @@ class Assumption:
 
     @property
     def name(self) -> str:
+        """The assumption's short name (``"Lipschitz"``, ``"Smooth"``, ...)."""
         return type(self).__name__
 
     @property
     def constants(self) -> dict[str, Any]:
+        """The assumption's constants, ``{field: value}`` (e.g. ``{"G": G}`` for a Lipschitz
+        loss)."""
         return {f.name: getattr(self, f.name) for f in fields(self)
                 if f.name not in ("scope", "note")}
 
     def describe(self) -> str:
+        """A one-line statement of the assumption with its constants."""
         args = ", ".join(f"{k}={_fmt(v)}" for k, v in self.constants.items())
         extra = f" [{self.scope}]" if self.scope != "per-sample" else ""
         note = f" ({self.note})" if self.note else ""
         return f"{self.name}({args}){extra}{note}"
 
     def as_dict(self) -> dict[str, Any]:
+        """JSON-ready fields: name, constants, scope, note."""
         return {"name": self.name, "constants": {k: _fmt(v) for k, v in self.constants.items()},
                 "scope": self.scope, "note": self.note}
 

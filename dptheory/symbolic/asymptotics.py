@@ -3,7 +3,7 @@
 Every growing quantity g is a power of its own scale, log g = s_g t_g with t_g >= 0 and
 s_g = +1 (g grows: n, d) or -1 (g shrinks: eps, alpha). A monomial prod g^e_g then has
 log-size <e * s, t>, linear in t, so a sum of monomials has the size of the *max* of linear
-forms (DESIGN.md, "Rate algebra"). Constants (fixed problem constants, numbers) are kept as a
+forms. Constants (fixed problem constants, numbers) are kept as a
 coefficient; logarithms of growing quantities and of 1/delta are the separately tracked
 *polylog* part.
 

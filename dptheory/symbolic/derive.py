@@ -32,7 +32,7 @@ import sympy as sp
 from dptheory.symbolic.asymptotics import (ExponentialGrowth, NotDerivable, Scaling, Term,
                                            exponent_along, leading_terms, polylog_symbols)
 from dptheory.symbolic.memo import simplify
-from dptheory.symbolic.regimes import max_le, max_lt, and_regimes
+from dptheory.symbolic.regimes import max_le, and_regimes
 from dptheory.symbolic.symbols import S
 from dptheory.symbolic.theorem import Theorem
 
@@ -43,6 +43,8 @@ POLYLOG_SYMBOLS = (S.delta, S.T)
 
 @dataclass
 class Derivation:
+    """The result of ``derive`` for one item: the explicit bound with the settings
+    substituted, compared with the stated rate (verdict, regime, exponent difference)."""
     id: str
     verdict: str
     stated: str = ""
@@ -57,6 +59,7 @@ class Derivation:
     substituted: str = ""
 
     def as_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (SymPy forms as strings)."""
         return {"id": self.id, "verdict": self.verdict, "stated": self.stated,
                 "derived": self.derived,
                 "regime": None if self.regime is None else sp.sstr(self.regime),
@@ -67,6 +70,7 @@ class Derivation:
 
 
 def scaling_of(item: Theorem) -> Scaling:
+    """The item's growing quantities (``Theorem.growing``) as the asymptotics expect them."""
     return Scaling(item.growing, POLYLOG_SYMBOLS, small_symbols=(S.delta,))
 
 
@@ -214,129 +218,6 @@ def exponent(expr: sp.Basic, variable: sp.Symbol, *, fixed: Mapping[sp.Symbol, f
     return exponent_along(terms, sc, variable)
 
 
-@dataclass
-class Comparison:
-    a: str
-    b: str
-    vary: str
-    exponent_a: str
-    exponent_b: str
-    ratio_exponent: str
-    crossover: list[str]
-    regimes: list[dict[str, str]]
-    leading_a: str
-    leading_b: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-def compare(a: sp.Basic, b: sp.Basic, *, vary: sp.Symbol, growing: Mapping[sp.Symbol, int],
-            fixed: Mapping[sp.Symbol, float] | None = None, names: tuple[str, str] = ("a", "b")
-            ) -> Comparison:
-    """Compare two rates: exponents along ``vary``, where each is smaller, and the crossover.
-
-    ``growing`` gives the scaling of the variables left free (``fixed`` ones are numbers).
-    Smaller is better (rates of error).
-    """
-    fixed = dict(fixed or {})
-    a = sp.sympify(a).subs(fixed)
-    b = sp.sympify(b).subs(fixed)
-    grow = {v: s for v, s in growing.items() if v not in fixed}
-    if vary not in grow:
-        grow = {vary: 1, **grow}
-    sc = Scaling(grow, POLYLOG_SYMBOLS, small_symbols=(S.delta,))
-    A = leading_terms(a, sc)
-    B = leading_terms(b, sc)
-    ea, eb = exponent_along(A, sc, vary), exponent_along(B, sc, vary)
-    a_better = max_lt(A, B, sc)
-    b_better = max_lt(B, A, sc)
-    regimes = []
-    for name, reg in ((names[0], a_better), (names[1], b_better)):
-        if not reg.empty:
-            regimes.append({"better": name, "when": sp.sstr(reg.relation(strict=True))})
-    crossover = _crossover(A, B, sc, a_better, b_better, fixed)
-    if len(sc.variables) == 1 and not (a.free_symbols | b.free_symbols) - {vary}:
-        # One free variable and numbers elsewhere: also the finite crossovers of the full
-        # expressions (where the constants decide), found on a log grid + brentq.
-        finite, finite_regimes = numeric_crossovers(a, b, vary, names)
-        exact = []
-        for c in crossover:
-            try:
-                exact.append(float(sp.sympify(c.split(",", 1)[1].rstrip(")"))))
-            except (TypeError, ValueError, sp.SympifyError):
-                pass
-        for c in finite:
-            value = float(c.split(",", 1)[1].rstrip(")"))
-            if not any(abs(value - e) <= 1e-9 * abs(e) for e in exact):
-                crossover.append(c)
-        if not regimes:
-            regimes = finite_regimes
-        else:
-            regimes += finite_regimes
-    return Comparison(names[0], names[1], str(vary), sp.sstr(ea), sp.sstr(eb),
-                      sp.sstr(simplify(ea - eb)), crossover, regimes,
-                      _fmt_terms(A, sc), _fmt_terms(B, sc))
-
-
-def _crossover(A: list[Term], B: list[Term], sc: Scaling, a_better: Any, b_better: Any,
-               fixed: Mapping[sp.Symbol, float]) -> list[str]:
-    """Boundaries between the regimes: equalities of the atoms that separate them."""
-    out: list[str] = []
-    seen = set()
-    for reg in (a_better, b_better):
-        for conj in reg.disjuncts:
-            for at in conj:
-                rel = at.relation(sc)
-                if rel in (sp.true, sp.false):
-                    continue
-                eq = sp.Eq(rel.lhs, rel.rhs, evaluate=False)
-                if len(sc.variables) == 1:
-                    # one free variable: the crossover is a number, including the constants
-                    v = sc.variables[0]
-                    p = next((t for t in A + B if tuple(t.exps) == tuple(at.lhs)), None)
-                    q = next((t for t in A + B if tuple(t.exps) == tuple(at.rhs)), None)
-                    if p is not None and q is not None:
-                        sol = sp.solve(sp.Eq(p.expr(sc.variables), q.expr(sc.variables)), v)
-                        sol = [s for s in sol if s.is_real is not False]
-                        if sol:
-                            eq = sp.Eq(v, sp.nsimplify(sol[0]) if not sol[0].free_symbols
-                                       else sol[0])
-                key = sp.sstr(eq) if not isinstance(eq, sp.Eq) else \
-                    "|".join(sorted([sp.sstr(eq.lhs), sp.sstr(eq.rhs)]))
-                if key not in seen:
-                    seen.add(key)
-                    out.append(sp.sstr(eq))
-    return out
-
-
-def numeric_crossovers(a: sp.Expr, b: sp.Expr, v: sp.Symbol, names: tuple[str, str],
-                       lo: float = 1.0, hi: float = 1e12) -> tuple[list[str], list[dict[str, str]]]:
-    """Roots of log a - log b in v on [lo, hi] and the intervals where each side is smaller."""
-    import numpy as np
-    from scipy.optimize import brentq
-
-    f = sp.lambdify(v, sp.log(a) - sp.log(b), "numpy")
-    grid = np.logspace(np.log10(lo), np.log10(hi), 400)
-    with np.errstate(all="ignore"):
-        vals = np.array([float(f(x)) for x in grid])
-    roots: list[float] = []
-    for x0, x1, f0, f1 in zip(grid[:-1], grid[1:], vals[:-1], vals[1:]):
-        if np.isfinite(f0) and np.isfinite(f1) and f0 * f1 < 0:
-            roots.append(brentq(lambda x: float(f(x)), x0, x1, xtol=1e-12 * x1))
-    edges = [lo, *roots, hi]
-    regimes = []
-    for x0, x1 in zip(edges[:-1], edges[1:]):
-        mid = float(np.sqrt(x0 * x1))
-        val = float(f(mid))
-        if val == 0:
-            continue
-        better = names[0] if val < 0 else names[1]
-        regimes.append({"better": better,
-                        "when": f"{x0:.6g} < {v} < {x1:.6g}" if x1 < hi else f"{v} > {x0:.6g}"})
-    return [f"Eq({v}, {r!r})" for r in roots], regimes
-
-
 def regime_map(a: sp.Expr, b: sp.Expr, x: tuple[sp.Symbol, float, float],
                y: tuple[sp.Symbol, float, float], fixed: Mapping[sp.Symbol, float] | None = None,
                resolution: int = 120) -> dict[str, Any]:
@@ -358,3 +239,11 @@ def regime_map(a: sp.Expr, b: sp.Expr, x: tuple[sp.Symbol, float, float],
     with np.errstate(all="ignore"):
         Z = np.asarray(f(X, Y), dtype=float) * np.ones_like(X)
     return {"x": X, "y": Y, "log10_ratio": Z, "x_name": str(xs), "y_name": str(ys)}
+
+
+def __getattr__(name: str) -> Any:
+    # compare() moved to dptheory.symbolic.compare; these names stay importable from here
+    if name in ("compare", "Comparison", "numeric_crossovers"):
+        from dptheory.symbolic import compare as _compare
+        return getattr(_compare, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

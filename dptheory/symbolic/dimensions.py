@@ -3,7 +3,7 @@
 Rules: terms of a sum, the two sides of a relation and the arguments of Max/Min share one
 dimension; arguments of log/exp/trigonometric functions and exponents are dimensionless;
 a product multiplies dimensions. Each violation is reported with the offending
-subexpression and the dimensions found (CATALOG.md, Conventions).
+subexpression and the dimensions found.
 """
 
 from __future__ import annotations

@@ -18,6 +18,40 @@ def _as_symbol_map(values: Mapping[Any, float]) -> dict[sp.Symbol, float]:
     return out
 
 
+def needed_symbols(expr: sp.Basic, settings: Mapping[sp.Symbol, sp.Expr],
+                   given: Any = ()) -> set[sp.Symbol]:
+    """Every symbol ``expr`` depends on once the settings of symbols not in ``given`` are
+    applied (transitively; a set symbol itself is not needed, its inputs are)."""
+    given = set(given)
+    todo = list(sp.sympify(expr).free_symbols)
+    out: set[sp.Symbol] = set()
+    seen: set[sp.Symbol] = set()
+    while todo:
+        s = todo.pop()
+        if s in seen:
+            continue
+        seen.add(s)
+        if s in settings and s not in given:
+            todo.extend(sp.sympify(settings[s]).free_symbols)
+        else:
+            out.add(s)
+    return out
+
+
+def _settings_for(expr: sp.Basic, settings: Mapping[sp.Symbol, sp.Expr],
+                  given: Any) -> dict[sp.Symbol, sp.Expr]:
+    """The settings ``expr`` actually goes through (others need not be resolvable)."""
+    given = set(given)
+    todo = list(sp.sympify(expr).free_symbols)
+    out: dict[sp.Symbol, sp.Expr] = {}
+    while todo:
+        s = todo.pop()
+        if s in settings and s not in given and s not in out:
+            out[s] = settings[s]
+            todo.extend(sp.sympify(settings[s]).free_symbols)
+    return out
+
+
 def resolve_settings(settings: Mapping[sp.Symbol, sp.Expr], values: dict[sp.Symbol, float],
                      iterations: int = 200) -> dict[sp.Symbol, float]:
     """Numeric values of every setting not given by the caller.
@@ -55,10 +89,28 @@ def resolve_settings(settings: Mapping[sp.Symbol, sp.Expr], values: dict[sp.Symb
 
 
 def evaluate(item: Any, what: str, values: Mapping[Any, float], apply_settings: bool = True) -> float:
+    """``item.expression(what)`` at ``values`` as a float (what ``Theorem.evaluate`` does).
+
+    Parameters
+    ----------
+    item : a Theorem.
+    what : ``"bound"``, ``"rate"`` or a named expression, relation or sensitivity.
+    values : ``{symbol or registered name: number}``.
+    apply_settings : substitute the paper's settings that the expression goes through
+        (their inputs then need values instead).
+
+    Examples
+    --------
+    >>> from dptheory import catalog
+    >>> evaluate(catalog.get("zhang2021.thm3.1"), "minibatch", {"G": 1.0, "B": 4})
+    0.5
+    """
     expr = item.expression(what)
     env = _as_symbol_map(values)
     if apply_settings:
-        env = resolve_settings(item.settings, env)
+        # only the settings this expression goes through: the rate of an item whose T
+        # setting needs eps, n, d must not ask for them when the rate does not
+        env = resolve_settings(_settings_for(expr, item.settings, env), env)
     # Integer symbols get exact integers so finite Sums (with floor/ceiling limits) expand;
     # .doit() then evaluates them exactly instead of sp.N's unreliable summation.
     exact = {s: (sp.Integer(int(v)) if (s.is_integer and float(v).is_integer()) else v)

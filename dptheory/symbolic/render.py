@@ -7,10 +7,12 @@ _O = {"O": r"O", "Otilde": r"\tilde O", "Omega": r"\Omega", "Theta": r"\Theta"}
 
 
 def rate_latex(item) -> str:
+    """LaTeX of the item's stated rate inside its notation (O, tilde O, Omega or Theta)."""
     return f"{_O[item.rate_notation]}\\left({item.latex(item.rate)}\\right)"
 
 
 def markdown(item) -> str:
+    """The item as a Markdown section (what :meth:`Theorem.to_markdown` returns)."""
     lines = [f"### `{item.id}` — {item.title}", "",
              f"*{item.kind}*, {item.source}; provenance: {item.provenance}"
              + (" (garbled in print; literal reading)" if item.garbled else ""), ""]
@@ -39,6 +41,7 @@ def markdown(item) -> str:
 
 
 def latex_document(item) -> str:
+    """The item as a standalone LaTeX document (what :meth:`Theorem.to_latex` returns)."""
     parts = [f"% {item.id}: {item.title} ({item.source})"]
     if item.bound is not None:
         op = r"\le" if item.direction == "upper" else r"\ge"

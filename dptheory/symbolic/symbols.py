@@ -25,6 +25,8 @@ from dptheory.symbolic.memo import simplify
 
 @dataclass(frozen=True)
 class SymbolInfo:
+    """A registered symbol: its SymPy symbol, unit, description, LaTeX, domain and a valid
+    example value."""
     symbol: sp.Symbol
     unit: sp.Expr
     description: str
@@ -70,6 +72,13 @@ def register(name: str, unit: sp.Expr = U.ONE, description: str = "", *, latex: 
 
 
 def info(symbol: sp.Symbol | str) -> SymbolInfo:
+    """The :class:`SymbolInfo` of a registered symbol (by symbol or name).
+
+    Examples
+    --------
+    >>> info("eps").description
+    'privacy parameter epsilon'
+    """
     name = symbol if isinstance(symbol, str) else symbol.name
     try:
         return _REGISTRY[name]
@@ -78,6 +87,8 @@ def info(symbol: sp.Symbol | str) -> SymbolInfo:
 
 
 def unit_of(symbol: sp.Symbol) -> sp.Expr:
+    """The unit (dimension) of a registered symbol: a SymPy expression of the base
+    dimensions."""
     return info(symbol).unit
 
 
@@ -87,6 +98,7 @@ def lookup(name: str) -> sp.Symbol:
 
 
 def registered() -> dict[str, SymbolInfo]:
+    """``{name: SymbolInfo}`` of every registered symbol."""
     return dict(_REGISTRY)
 
 

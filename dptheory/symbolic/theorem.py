@@ -15,20 +15,60 @@ import sympy as sp
 
 from dptheory.symbolic.assumptions import Assumption
 
-KINDS = ("algorithm", "definition", "assumption", "lemma", "theorem", "corollary",
-         "proposition", "remark-claim", "prior-work-rate")
-PROVENANCE = ("printed", "literal", "reconstructed", "reconstructed-constants-unknown", "corrected")
-RATE_NOTATIONS = ("O", "Otilde", "Omega", "Theta")
-DIRECTIONS = ("upper", "lower")
+from dptheory.vocabulary import DIRECTIONS, KINDS, PROVENANCE, RATE_NOTATIONS, RELATIONS
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """A claimed sensitivity: how much a released statistic may change between neighbouring
+    data sets.
+
+    Parameters
+    ----------
+    expr : the claimed bound (SymPy), e.g. ``2*C`` for a sum of clipped gradients.
+    relation : the neighbouring relation, one of :data:`RELATIONS`.
+    quantity : what changes, e.g. ``"||sum_i clip_C(g_i) - sum_i clip_C(g'_i)||"``.
+    norm : the norm of the change (``"l2"`` unless said otherwise).
+    source : where the paper states it.
+
+    Examples
+    --------
+    >>> from dptheory.symbolic import S
+    >>> s = Sensitivity(2 * S.C, "replace-one", "||sum clip_C(g_i) - sum clip_C(g'_i)||")
+    >>> s.evaluate({"C": 0.5})
+    1.0
+    """
+
+    expr: sp.Expr
+    relation: str = "replace-one"
+    quantity: str = ""
+    norm: str = "l2"
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.relation not in RELATIONS:
+            raise ValueError(f"relation must be one of {RELATIONS}, got {self.relation!r}")
+        object.__setattr__(self, "expr", sp.sympify(self.expr))
+
+    def evaluate(self, values: Mapping[Any, float]) -> float:
+        """The bound at ``values`` (``{symbol or registered name: number}``); every free
+        symbol needs a value."""
+        from dptheory.symbolic.numeric import _as_symbol_map
+        env = _as_symbol_map(values)
+        missing = sorted(str(s) for s in self.expr.free_symbols if s not in env)
+        if missing:
+            raise ValueError(f"sensitivity {sp.sstr(self.expr)} needs values for {missing}")
+        return float(sp.N(self.expr.subs(env), 30))
 
 
 @dataclass(frozen=True)
 class Paper:
+    """A paper of the catalog: its key (``zhang2021``), title, authors, venue and source."""
     key: str            # zhang2021
     title: str
     authors: str
     venue: str
-    source: str         # shared/seeds/<file>
+    source: str         # which text of the paper was encoded
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,6 +105,8 @@ class Theorem:
         ``provenance``, printed or literal). A reconstructed *proof* of a printed statement
         (tran2022's Proposition 13) keeps ``printed_statement=True``: a refutation of it is a
         finding of the paper; a refutation of a reconstructed or corrected statement is not.
+    sensitivities : claimed sensitivities of the item, ``{name: Sensitivity}`` (a SymPy
+        bound with its neighbouring relation), read by the sensitivity checks.
     units, units_reason : unit conventions the item (or its paper) uses, as a normalisation
         of the base dimensions (``{W: 1}``: parameters are pure numbers, as tran2022's
         ``eta = 1/sqrt(NT)`` makes them), and where the paper says so. Dimensional issues a
@@ -101,6 +143,7 @@ class Theorem:
     units: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)
     units_reason: str = ""
     printed_statement: bool | None = None
+    sensitivities: Mapping[str, Sensitivity] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if "." not in self.id:
@@ -125,6 +168,10 @@ class Theorem:
         object.__setattr__(self, "hypotheses", tuple(hyps))
         object.__setattr__(self, "settings", dict(self.settings))
         object.__setattr__(self, "units", dict(self.units))
+        object.__setattr__(self, "sensitivities", dict(self.sensitivities))
+        for name, sens in self.sensitivities.items():
+            if not isinstance(sens, Sensitivity):
+                raise ValueError(f"{self.id}: sensitivities[{name!r}] must be a Sensitivity")
         if self.printed_statement is None:
             object.__setattr__(self, "printed_statement",
                                self.provenance in ("printed", "literal"))
@@ -141,10 +188,14 @@ class Theorem:
 
     @property
     def growing(self) -> dict[sp.Symbol, int]:
+        """The growing quantities, ``{symbol: +1 (grows) or -1 (shrinks)}``: ``scaling``, or by
+        default n and d grow and eps shrinks.
+        """
         from dptheory.symbolic.symbols import S
         return dict(self.scaling) if self.scaling is not None else {S.n: 1, S.d: 1, S.eps: -1}
 
     def free_symbols(self) -> set[sp.Symbol]:
+        """Every symbol of the bound, the rate, the trivial value, the expressions and relations."""
         out: set[sp.Symbol] = set()
         for e in self._all_expressions():
             out |= e.free_symbols
@@ -155,6 +206,7 @@ class Theorem:
         out += [rel for _, rel in self.hypotheses]
         out += list(self.settings.values()) + list(self.relations.values())
         out += list(self.expressions.values())
+        out += [s.expr for s in self.sensitivities.values()]
         return out
 
     # -- numeric evaluation --------------------------------------------------------------
@@ -164,12 +216,120 @@ class Theorem:
 
         ``values`` maps symbols (or their names) to numbers. Settings are applied first
         unless the caller gives the set symbol a value; implicit settings (T through
-        log T) are solved by fixed-point iteration.
+        log T) are solved by fixed-point iteration. :meth:`bound_at` and :meth:`rate_at`
+        also accept the paper's letters and say which values are missing.
         """
         from dptheory.symbolic.numeric import evaluate
         return evaluate(self, what, values or {}, apply_settings=apply_settings)
 
+    def needs(self, what: str = "bound", given: Any = ()) -> list[sp.Symbol]:
+        """The symbols ``what`` needs values for, once the settings not overridden by
+        ``given`` (symbols with values) are applied.
+
+        Examples
+        --------
+        >>> from dptheory import catalog
+        >>> catalog.get("wang2020.remark1").needs("rate")
+        [d, delta, eps, n]
+        """
+        from dptheory.symbolic.numeric import needed_symbols
+        given = set(given)
+        return sorted(needed_symbols(self.expression(what), self.settings, given) - given,
+                      key=str)
+
+    def value_at(self, what: str = "bound", values: Mapping[Any, float] | None = None,
+                 **kw: float) -> float:
+        """``what`` (bound, rate, a named expression or sensitivity) at the given values.
+
+        Values are keyed by registered names (``n``, ``eps``), the paper's own letters
+        (``N``, ``L``, ``R`` in tran2022) or SymPy symbols, as a mapping or as keywords.
+        The item's settings fill in the symbols they define.
+
+        Raises
+        ------
+        ValueError
+            Naming every missing value (with the paper's letter and what it is) or an
+            unknown name (with the nearest ones).
+        """
+        from dptheory.catalog import resolve_symbol
+        from dptheory.symbolic.numeric import evaluate
+        from dptheory.symbolic.symbols import info
+        env: dict[sp.Symbol, float] = {}
+        for key, value in {**(values or {}), **kw}.items():
+            sym = resolve_symbol(key, self, option=f"{self.id}.{what}_at")
+            try:
+                env[sym] = float(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"{self.id}: value of {key} must be a number, got {value!r}") from None
+        missing = self.needs(what, env)
+        if missing:
+            def say(sym: sp.Symbol) -> str:
+                letter = self.notation.get(sym, "").replace("\\", "")
+                try:
+                    desc = info(sym).description
+                except ValueError:
+                    desc = ""
+                shown = f"{letter} ({sym})" if letter and letter != sym.name else str(sym)
+                return f"{shown}: {desc}" if desc else shown
+            raise ValueError(f"{self.id}: {what} needs values for " + "; ".join(map(say, missing)))
+        return evaluate(self, what, env)
+
+    def bound_at(self, values: Mapping[Any, float] | None = None, **kw: float) -> float:
+        """The explicit bound at the given values (see :meth:`value_at`).
+
+        Parameters
+        ----------
+        values : mapping of names, letters or symbols to numbers.
+        **kw : the same as keywords.
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> from dptheory import catalog
+        >>> thm = catalog.get("zhang2017.lemma2")      # 3 L T eta / n
+        >>> thm.bound_at(L=1, T=10, eta=0.5, n=100)
+        0.15
+        >>> thm.bound_at(T=10, n=100)
+        Traceback (most recent call last):
+        ...
+        ValueError: zhang2017.lemma2: bound needs values for L (G): Lipschitz constant ...
+        """
+        return self.value_at("bound", values, **kw)
+
+    def rate_at(self, values: Mapping[Any, float] | None = None, **kw: float) -> float:
+        """The stated rate (its O-expression with the hidden constants set to 1) at the
+        given values (see :meth:`value_at`).
+
+        Examples
+        --------
+        >>> from dptheory import catalog
+        >>> round(catalog.get("tran2022.thm9").rate_at(N=10**6, d=100, eps=1), 6)
+        0.001464
+        """
+        return self.value_at("rate", values, **kw)
+
     def expression(self, what: str) -> sp.Basic:
+        """The SymPy expression named ``what``.
+
+        Parameters
+        ----------
+        what : ``"bound"``, ``"rate"``, ``"trivial"``, or a key of ``expressions``,
+            ``relations`` or ``sensitivities``.
+
+        Raises
+        ------
+        ValueError
+            For an unknown name (listing the choices) or an absent bound/rate.
+
+        Examples
+        --------
+        >>> from dptheory import catalog
+        >>> catalog.get("yang2022.lemma3.1").expression("clip")
+        2*C
+        """
         if what == "bound":
             expr = self.bound
         elif what == "trivial":
@@ -180,8 +340,11 @@ class Theorem:
             expr = self.expressions[what]
         elif what in self.relations:
             expr = self.relations[what]
+        elif what in self.sensitivities:
+            expr = self.sensitivities[what].expr
         else:
-            choices = ["bound", "rate", "trivial", *self.expressions, *self.relations]
+            choices = ["bound", "rate", "trivial", *self.expressions, *self.relations,
+                       *self.sensitivities]
             raise ValueError(f"{self.id}: unknown expression {what!r}; choose from {choices}")
         if expr is None:
             raise ValueError(f"{self.id} has no {what}")
@@ -189,6 +352,7 @@ class Theorem:
 
     # -- rendering -----------------------------------------------------------------------
     def latex(self, expr: sp.Basic) -> str:
+        """LaTeX of ``expr`` in the paper's own notation (its letters, e.g. tran2022's N for n)."""
         names = {s: v for s, v in self.notation.items()}
         from dptheory.symbolic.symbols import registered
         for name, info in registered().items():
@@ -196,17 +360,33 @@ class Theorem:
         return sp.latex(expr, symbol_names=names)
 
     def to_markdown(self) -> str:
+        """The item as a Markdown section (statement, bound, rate, assumptions, hypotheses)."""
         from dptheory.symbolic.render import markdown
         return markdown(self)
 
     def to_latex(self) -> str:
+        """The item as a standalone LaTeX document."""
         from dptheory.symbolic.render import latex_document
         return latex_document(self)
 
     def _repr_latex_(self) -> str:
-        return "$" + self.latex(self.bound if self.bound is not None else sp.Symbol(self.id)) + "$"
+        """Jupyter's display: the title, then the explicit bound and the stated rate."""
+        from dptheory.symbolic.render import rate_latex
+        title = self.title.replace("$", "")
+        parts = [rf"\text{{{self.id}: {title}}}"]
+        if self.bound is not None:
+            op = r"\le" if self.direction == "upper" else r"\ge"
+            measured = (self.measured or "measured").replace("_", r"\_").replace("||", r"\|")
+            parts.append(rf"\text{{{measured}}} {op} {self.latex(self.bound)}")
+        if self.rate is not None:
+            parts.append(rf"\text{{stated rate: }} {rate_latex(self)}")
+        return "$\\begin{gathered}" + r" \\ ".join(parts) + r"\end{gathered}$"
+
+    def __repr__(self) -> str:
+        return f"<Theorem {self.id}: {self.title}>"
 
     def summary(self) -> dict[str, Any]:
+        """One row of ``dptheory list``: id, paper, kind, title, provenance, category, source."""
         return {"id": self.id, "paper": self.paper, "kind": self.kind, "title": self.title,
                 "provenance": self.provenance, "category": self.category,
                 "source": self.source, "garbled": self.garbled}
@@ -221,6 +401,12 @@ class Catalog(list):
         self.defaults = defaults
 
     def add(self, **fields: Any) -> Theorem:
+        """Build a :class:`Theorem` from ``fields`` over the catalog's defaults and append it.
+
+        Returns
+        -------
+        Theorem
+        """
         item = Theorem(**{**self.defaults, **fields})
         self.append(item)
         return item
@@ -231,4 +417,5 @@ def polylog(name: str) -> sp.Symbol:
     return sp.Symbol(f"polylog_{name}", positive=True)
 
 
-__all__ = ["Theorem", "Paper", "Catalog", "KINDS", "PROVENANCE", "RATE_NOTATIONS", "polylog"]
+__all__ = ["Theorem", "Paper", "Catalog", "Sensitivity", "KINDS", "PROVENANCE", "RATE_NOTATIONS",
+           "RELATIONS", "polylog"]

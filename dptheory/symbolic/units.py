@@ -2,8 +2,7 @@
 
 A dimension is a SymPy monomial in the base symbols ``F`` and ``W`` (``W`` is [w]).
 A Lipschitz constant is ``F/W``, a smoothness constant ``F/W**2``, an SGD step size
-``W**2/F``, a normalized-update step size ``W``; ``1`` is dimensionless
-(CATALOG.md, Conventions, "Dimensional analysis").
+``W**2/F``, a normalized-update step size ``W``; ``1`` is dimensionless.
 """
 
 from __future__ import annotations

@@ -121,6 +121,11 @@ class CheckResult:
         from dataclasses import replace
         return replace(self, **changes)
 
+    def _repr_html_(self) -> str:
+        """Jupyter's display (verdict, reason, power or severity, scalar evidence)."""
+        from dptheory.display import check_html
+        return check_html(self)
+
 
 @dataclass(frozen=True)
 class Check:

@@ -6,7 +6,7 @@ Every algorithm of the five papers is an :class:`Algorithm` whose ``run`` has th
         first_replicate=0, **params) -> RunResult
 
 and runs ``reps`` independent replicates at once: arrays carry a leading replicate axis and
-one Python loop over steps drives all of them (DESIGN.md, "The numeric side").
+one Python loop over steps drives all of them (vectorised over replicates).
 
 Randomness is batching-invariant: replicate ``r`` draws only from its own stream,
 ``SeedSequence(seed, spawn_key=(r,))`` (see :class:`ReplicateStreams`), so replicates
@@ -81,6 +81,7 @@ class ReplicateStreams:
 
     @property
     def aux(self) -> list[np.random.Generator]:
+        """One auxiliary generator per replicate, for draws other than the noise streams."""
         return self.gens["aux"]
 
     def normal(self, *shape: int) -> np.ndarray:
@@ -169,6 +170,7 @@ def partial_fisher_yates(n: int, u: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------------- validation
 def check_reps(reps: Any) -> int:
+    """``reps`` as an int; ``ValueError`` unless an integer >= 1."""
     if isinstance(reps, bool) or not isinstance(reps, (int, np.integer)) or reps < 1:
         raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
     return int(reps)
@@ -194,6 +196,8 @@ def check_w0(w0: Any, d: int) -> np.ndarray:
 
 
 def check_privacy(eps: Any, delta: Any, *, allow_zero_delta: bool = False) -> tuple[float, float]:
+    """``(eps, delta)`` as floats; ``ValueError`` unless eps > 0 is finite and delta in
+    (0, 1) (or [0, 1) with ``allow_zero_delta``)."""
     try:
         eps = float(eps)
         delta = float(delta)
@@ -209,6 +213,7 @@ def check_privacy(eps: Any, delta: Any, *, allow_zero_delta: bool = False) -> tu
 
 
 def check_calibration(calibration: str) -> str:
+    """``calibration`` unchanged; ``ValueError`` unless one of :data:`CALIBRATIONS`."""
     if calibration not in CALIBRATIONS:
         raise ValueError(f"calibration must be one of {CALIBRATIONS}, got {calibration!r}")
     return calibration
@@ -221,6 +226,47 @@ def check_assumptions(algorithm: "Algorithm", objective: Any, data: Any) -> None
     if missing:
         raise ValueError(f"objective {objective.name!r} does not declare {', '.join(missing)}, "
                          f"which {algorithm.theorem or algorithm.id} assumes")
+
+
+# ---------------------------------------------------------------------------- privacy
+#: the simulators' two-sided accounting: lower end within ~5% (coarser for very long runs,
+#: never finer than 1e-4 in privacy loss, at most 3e4 grid points per one-step PLD), so a
+#: run pays a fraction of a second for it (cached per mechanism)
+INTERVAL_RTOL = 0.05
+INTERVAL_FINEST = 1e-4
+INTERVAL_POINTS = 30_000
+
+
+def two_sided(event: Any, delta: float, *, relation: str | None = None,
+              attained: bool = True) -> dict[str, Any]:
+    """Certified ``[epsilon_lower, epsilon_upper]`` of the mechanism a run implemented.
+
+    Every simulator describes the noise it actually used as privacy events
+    (:mod:`dptheory.privacy.events`) and this one function accounts them with the two-sided
+    accountant (:func:`dptheory.privacy.tight.epsilon_interval`); the keys go into
+    ``RunResult.privacy["tight"]``. ``attained=False`` when the events' sensitivities are
+    upper bounds no pair of datasets is known to attain (then only the upper end is
+    certified). A failure of the accountant is reported as ``interval_error``, never as a
+    number.
+    """
+    from dptheory.privacy.tight import TightAccountingError, epsilon_interval
+    try:
+        iv = epsilon_interval(event, delta, relation=relation, rtol=INTERVAL_RTOL,
+                              min_discretization=INTERVAL_FINEST, attained=attained,
+                              max_points=INTERVAL_POINTS)
+    except TightAccountingError as exc:
+        return {"epsilon_lower": None, "epsilon_upper": None, "interval_error": str(exc)}
+    d = iv.as_dict()
+    return {"epsilon_lower": d["epsilon_lower"], "epsilon_upper": d["epsilon_upper"],
+            "interval_method": d["method"], "relation": d["relation"],
+            "certified": d["certified"]}
+
+
+def sampled_steps(rate: float, multiplier: float, steps: int, sampling: str = "fixed-size") -> Any:
+    """``steps`` compositions of a Gaussian with noise multiplier ``multiplier`` on a batch
+    sampled at ``rate`` (the full batch when rate = 1), as an event."""
+    from dptheory.privacy.calibrate import schedule_event
+    return schedule_event(multiplier, rate, int(steps), sampling)
 
 
 # ---------------------------------------------------------------------------- results
@@ -315,6 +361,7 @@ class Recorder:
             self.cpu.append(cpu - self._c0)
 
     def result(self) -> dict[str, np.ndarray] | None:
+        """The recorded iterates, ``{"t": steps, "w": (reps, len(t), d)}``; None when not recording."""
         if self.every is None:
             return None
         return {"t": np.array(self.steps), "w": np.stack(self.values, axis=1) if self.values
@@ -389,6 +436,7 @@ class Algorithm:
         return self.run(objective, data, **kwargs)
 
     def summary(self) -> dict[str, Any]:
+        """One row of ``dptheory algorithms``: id, paper, title, theorems, privacy, needs."""
         return {"id": self.id, "paper": self.paper, "title": self.title, "theorem": self.theorem,
                 "privacy_theorem": self.privacy_theorem, "private": self.private,
                 "baseline": self.baseline,

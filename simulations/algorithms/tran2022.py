@@ -31,13 +31,14 @@ from typing import Any
 import numpy as np
 
 from bounds import tran2022 as catalog
-from dptheory.privacy import DEFAULT_ORDERS, eps_from_rdp, get_noise_multiplier
+from dptheory.privacy import DEFAULT_ORDERS, GaussianEvent, eps_from_rdp, get_noise_multiplier
 from dptheory.privacy.tree import OnlineTreeAggregator, compose
 from dptheory.symbolic.assumptions import BoundedGradient, BoundedLoss, Lipschitz, Smooth
 from dptheory.symbolic.numeric import resolve_settings
 from dptheory.budget import check_steps
 from dptheory.symbolic.symbols import S
 
+from .base import two_sided
 from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_calibration,
                    check_privacy, check_reps, metrics_at)
 
@@ -392,6 +393,10 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
                   "route": "RDP of the Gaussian tree mechanism: per-level max nodes hit x exact "
                            "node sensitivity under reshuffling, improved conversion over orders"},
     }
+    if node_std > 0 and S2 > 0:        # one Gaussian, multiplier node_std/sqrt(S2); S2 is a
+        # bound over the datum's positions, not known to be attained: upper end only
+        privacy["tight"].update(two_sided(GaussianEvent(node_std / math.sqrt(S2)), delta,
+                                          relation="replace-one", attained=False))
 
     timer, monitor = Timer(), Timer()
     timer.__enter__()
@@ -550,6 +555,10 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
                            "sensitivity (G: 2G, r/Delta: smoothness) under reshuffling, improved "
                            "conversion over orders"},
     }
+    if math.isfinite(mu2) and mu2 > 0:  # one Gaussian, multiplier 1/mu; mu^2 a bound over
+        # the datum's positions, not known to be attained: upper end only
+        privacy["tight"].update(two_sided(GaussianEvent(1.0 / math.sqrt(mu2)), delta,
+                                          relation="replace-one", attained=False))
 
     timer, monitor = Timer(), Timer()
     timer.__enter__()

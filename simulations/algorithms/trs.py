@@ -31,8 +31,8 @@ Near-hard cases (c_1 tiny but non-zero) need no threshold: in the shifted variab
 mu* ~ |c_1| / sqrt(r^2 - ||h_rest||^2) is representable and h_1 = -c_1/mu* tends to the
 hard-case component continuously.
 
-Reference: wang2020 (shared/seeds/003), eq. (3) and Lemma 6; CATALOG.md part III,
-"Trust-region subproblem solver for simulation".
+Reference: wang2020 (Wang & Xu, ECML-PKDD 2020), eq. (3) and Lemma 6 (the exact
+trust-region subproblem the simulation needs).
 """
 
 from __future__ import annotations

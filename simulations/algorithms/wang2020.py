@@ -1,9 +1,8 @@
 """Simulators of wang2020 (Wang & Xu, ECML-PKDD 2020): DP-TR, DP-STR and the DP-GD baseline.
 
 Reference: D. Wang, J. Xu, "Escaping Saddle Points of Empirical Risk Privately and Scalably
-via DP-Trust Region Method" (shared/seeds/003), Algorithms 1 and 2; catalog
-``bounds/wang2020.py`` (items ``wang2020.alg1``, ``wang2020.alg2``, ``wang2020.thm1``-``thm4``);
-CATALOG.md part III.
+via DP-Trust Region Method", ECML-PKDD 2020, Algorithms 1 and 2; catalog
+``bounds/wang2020.py`` (items ``wang2020.alg1``, ``wang2020.alg2``, ``wang2020.thm1``-``thm4``).
 
 Common choices (the printed text leaves them open):
 
@@ -65,13 +64,14 @@ import numpy as np
 
 from bounds import wang2020 as catalog
 from dptheory.budget import check_steps
-from dptheory.privacy import (DEFAULT_ORDERS, eps_from_rdp_improved, rdp_fixed_size_gaussian,
-                              zcdp_to_dp)
+from dptheory.privacy import (DEFAULT_ORDERS, ComposedEvent, GaussianEvent, SelfComposedEvent,
+                              eps_from_rdp_improved, rdp_fixed_size_gaussian, zcdp_to_dp)
 from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS, smallest_noise
 from dptheory.privacy.samplers import symmetric_gaussian_matrix
 from dptheory.symbolic.assumptions import HessianLipschitz, Lipschitz, Smooth
 
 from .base import check_positive as _positive, check_int as _count, check_w0 as _w0
+from .base import sampled_steps, two_sided
 from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_assumptions,
                    check_calibration, check_privacy, check_reps, metrics_at)
 from .trs import solve_trs
@@ -312,7 +312,19 @@ def _privacy_full(s: dict[str, Any], sigma: float, sigma_H: float, T: int,
                                "(wang2020.thm1)"},
             "tight": {"epsilon": eps_t, "delta": s["delta"], "rho_zcdp": rho_z,
                       "route": "exact RDP alpha*rho_z of the 2T composed Gaussians, improved "
-                               "conversion (Balle et al. 2020 Thm 21)"}}
+                               "conversion (Balle et al. 2020 Thm 21)",
+                      **_interval_full(sigma, sigma_H, T, Dg, DH, s["delta"])}}
+
+
+def _interval_full(sigma: float, sigma_H: float, T: int, Dg: float, DH: float,
+                   delta: float) -> dict[str, Any]:
+    """Two-sided eps of T noisy full gradients and T noisy Hessians (sensitivities attained
+    by records with gradients +-G and Hessians +-M I)."""
+    if sigma == 0 or sigma_H == 0:
+        return {}
+    return two_sided(ComposedEvent((SelfComposedEvent(GaussianEvent(sigma / Dg), T),
+                                    SelfComposedEvent(GaussianEvent(sigma_H / DH), T))),
+                     delta, relation="replace-one")
 
 
 def _finish(alg_id: str, objective: Any, data: Any, s: dict[str, Any], W: np.ndarray,
@@ -475,6 +487,11 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
                          "route": "RDP of the fixed-size (without replacement, substitution) "
                                   "subsampled Gaussian (WBK 2019), composed over T steps for "
                                   "both mechanisms, improved conversion"}}
+    if sd > 0 and sdH > 0:
+        privacy["tight"].update(two_sided(ComposedEvent((
+            sampled_steps(S / n, sd * S / (2 * G), T),
+            sampled_steps(Tz / n, sdH * Tz / (2 * math.sqrt(d) * M), T))), delta_,
+            relation="replace-one"))
     params = _base_params(s, calibration, T, T_set, r, T_given)
     params.update({"S_size": S, "T_size": Tz, "S_size_theorem": S_th, "T_size_theorem": T_th,
                    "S_size_clipped": S_size is None and S_th > n,

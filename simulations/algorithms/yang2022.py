@@ -60,6 +60,7 @@ from dptheory.privacy import get_epsilon, get_noise_multiplier
 from dptheory.symbolic.assumptions import AffineDeviation, GeneralizedSmooth
 
 from .base import check_int as _int_param
+from .base import sampled_steps, two_sided
 from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_assumptions,
                    block_steps, check_calibration, check_privacy, check_reps, clip_factors,
                    metrics_at, normalize_factors, weighted_batch_sum)
@@ -259,6 +260,8 @@ def _run(kind: str, objective: Any, data: Any, *, eps: float, delta: float, reps
         "tight": {"epsilon": eps_acc, "delta": delta, "route": TIGHT_ROUTE,
                   "sensitivity": 2.0 * scale, "noise_multiplier": sig / 2.0},
     }
+    if std_sum > 0:
+        privacy["tight"].update(two_sided(sampled_steps(B / N, sig / 2.0, T), delta))
     noise = {"sigma": sig, "noise_std_sum": std_sum, "step_noise_std": eta_val * std_sum / B,
              "sensitivity": 2.0 * scale, "accountant_multiplier": sig / 2.0}
     params: dict[str, Any] = {

@@ -36,7 +36,7 @@ from scipy import optimize
 
 import bounds.zhang2017 as catalog
 from dptheory.budget import check_steps
-from dptheory.privacy import (advanced_composition_dwork_roth, amplify_zhang2017,
+from dptheory.privacy import (GaussianEvent, advanced_composition_dwork_roth, amplify_zhang2017,
                               analytic_gaussian_sigma, classic_gaussian_sigma, gaussian_delta,
                               gaussian_epsilon, get_epsilon, get_noise_multiplier)
 from dptheory.privacy.samplers import l2_laplace
@@ -44,6 +44,7 @@ from dptheory.symbolic.assumptions import (BoundedMinimizer, Convex, Lipschitz, 
                                            StronglyConvex)
 
 from .base import check_int as _pos_int, check_positive as _pos_float, check_w0 as _w0
+from .base import sampled_steps, two_sided
 from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, block_steps,
                    check_assumptions, check_calibration, check_privacy, check_reps, metrics_at)
 
@@ -133,6 +134,8 @@ def _sampled_tight(s: float, shift: float, delta: float, q: float, steps: int,
         return {"epsilon": math.inf, "route": route, "epsilon_fixed_size": math.inf}
     out: dict[str, Any] = {"epsilon": _poisson_eps(s / shift, delta, q, steps), "route": route,
                            "noise_multiplier": s / shift}
+    # the mechanism as run: a fixed-size batch (with replacement across steps), replace-one
+    out.update(two_sided(sampled_steps(q, s / shift, steps), delta))
     if fixed_size:
         out["epsilon_fixed_size"] = _fixed_size_eps(s / shift, delta, q, steps)
         out["route_fixed_size"] = ("RDP upper bound for a fixed-size sample without replacement,"
@@ -286,6 +289,8 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
                  "exact_delta": exact_delta, "holds_on_exact_curve": exact_delta <= delta}
         tight = {"epsilon": eps_tight, "delta": delta,
                  "route": "exact Gaussian privacy curve at sensitivity Delta (Balle-Wang 2018)"}
+        if scale > 0:
+            tight.update(two_sided(GaussianEvent(scale / Delta), delta, relation="replace-one"))
         noise = {"s": scale, "s_paper": scale_paper, "Delta": Delta}
     else:
         eps_k = Delta / scale if scale > 0 else math.inf
@@ -294,6 +299,10 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         tight = {"epsilon": eps_k, "delta": 0.0,
                  "route": "l2-Laplace mechanism: privacy loss <= ||shift||/scale <= Delta/scale "
                           "(exact)"}
+        if scale > 0:                  # pure DP: the loss Delta/scale is approached in the tail
+            tight.update({"epsilon_lower": eps_k, "epsilon_upper": eps_k, "certified": "both",
+                          "interval_method": "l2-Laplace: pure eps = Delta/scale, attained in "
+                                             "the limit along the shift", "relation": "replace-one"})
         noise = {"laplace_scale": scale, "laplace_scale_paper": scale_paper, "Delta": Delta}
     params = {"setting": setting, "theorem": theorem, "T": T, "T_setting": T_set, "eta": eta,
               "Delta": Delta, "L": L, "beta": beta, "mu": mu, "D": D, "noise_law": law,

@@ -74,6 +74,7 @@ from dptheory.budget import check_steps
 from dptheory.privacy import get_epsilon, get_noise_multiplier
 from dptheory.symbolic.assumptions import (BoundedVariance, Lipschitz, PL, Smooth,
                                            WeaklyQuasiConvex)
+from simulations.algorithms.base import sampled_steps, two_sided
 from simulations.algorithms.base import check_int as _int_param
 from simulations.algorithms.base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer,
                                          check_calibration, check_privacy, check_reps,
@@ -333,6 +334,9 @@ def _calibrate(*, calibration: str, pi: float | None, c2: float | None, eps: flo
                "tight": {"epsilon": eps_tight(float(pi), L=L, B=B, n=n, steps=steps,
                                               delta=delta),
                          "delta": delta, "route": TIGHT_ROUTE}}
+    if pi > 0:                         # the mechanism as run: sensitivity 2L/B on the mean
+        privacy["tight"].update(two_sided(sampled_steps(B / n, pi * B / (2.0 * L), steps),
+                                          delta))
     return float(pi), float(c2), privacy, {"c2_rule": c2_rule, "noise_rule": noise_rule}
 
 

@@ -48,10 +48,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize
 
 from dptheory import registry
 from dptheory.symbolic.assumptions import (BoundedGradient, BoundedMinimizer, Lipschitz, Smooth,
@@ -59,6 +58,7 @@ from dptheory.symbolic.assumptions import (BoundedGradient, BoundedMinimizer, Li
 from dptheory.symbolic.numeric import resolve_settings
 from dptheory.symbolic.symbols import S
 from dptheory.verify.recipe import Recipe
+from dptheory.verify.search import NeighbourSpace, search_neighbours
 from simulations.objectives import Dataset
 from simulations.objectives import get as get_objective
 
@@ -70,7 +70,9 @@ MODULE = "simulations.experiments.sensitivity"
 
 # ============================================================================ helpers
 def evaluate_item(item_id: str, what: str, **values: float) -> float:
-    """``registry.get(item_id).evaluate(what, ...)`` with values keyed by symbol name."""
+    """``registry.get(item_id).evaluate(what, ...)`` with values keyed by symbol name;
+    ``what`` is ``bound``, a named expression, or one of the item's catalog sensitivities
+    (``Theorem.sensitivities``: the claimed sensitivity with its neighbouring relation)."""
     item = registry.get(item_id)
     syms = {str(s): s for s in item.free_symbols()}
     missing = [k for k in values if k not in syms]
@@ -107,12 +109,6 @@ def _lipschitz(obj: Any, data: Dataset, record: tuple[np.ndarray, float] | None 
     return G
 
 
-def _to_ball(u: np.ndarray, radius: float) -> np.ndarray:
-    """Radial map of the cube [-1, 1]^d onto the ball of the given radius (identity inside)."""
-    nu = float(np.linalg.norm(u))
-    return radius * (u / nu if nu > 1.0 else u)
-
-
 def _replace(data: Dataset, i: int, x: np.ndarray, y: float) -> tuple[np.ndarray, np.ndarray]:
     X = np.array(data.X)
     Y = np.array(data.y)
@@ -122,123 +118,8 @@ def _replace(data: Dataset, i: int, x: np.ndarray, y: float) -> tuple[np.ndarray
 
 
 # ============================================================================ search
-@dataclass(frozen=True)
-class NeighbourSpace:
-    """Where a substitution neighbour (and optionally a query point w) lives.
-
-    ``n`` indices; replaced features in the ball ``||x'|| <= x_radius``; labels from
-    ``labels`` (a finite set) or the interval ``y_range``; ``w_radius > 0`` adds a query
-    point w of dimension ``w_dim`` in that ball.
-    """
-
-    n: int
-    d: int
-    x_radius: float
-    labels: tuple[float, ...] | None = None
-    y_range: tuple[float, float] | None = None
-    w_dim: int = 0
-    w_radius: float = 0.0
-    indices: tuple[int, ...] | None = None      # restrict the replaced index (None: all)
-
-    def strategy(self):
-        from hypothesis import strategies as st
-        unit = st.lists(st.floats(-1.0, 1.0, allow_nan=False), min_size=self.d, max_size=self.d)
-        radius = st.floats(0.0, 1.0, allow_nan=False)
-
-        def ball(t: tuple[list[float], float], R: float) -> list[float]:
-            v = np.asarray(t[0], float)
-            nv = float(np.linalg.norm(v))
-            return [0.0] * len(v) if nv == 0 else list(R * t[1] * v / nv)
-
-        idx = (st.sampled_from(self.indices) if self.indices is not None
-               else st.integers(0, self.n - 1))
-        if self.labels is not None:
-            lab = st.sampled_from(self.labels)
-        else:
-            lo, hi = self.y_range if self.y_range is not None else (0.0, 0.0)
-            lab = st.floats(lo, hi, allow_nan=False)
-        parts = {"i": idx, "x": st.tuples(unit, radius).map(lambda t: ball(t, self.x_radius)),
-                 "y": lab}
-        if self.w_dim:
-            wunit = st.lists(st.floats(-1.0, 1.0, allow_nan=False), min_size=self.w_dim,
-                             max_size=self.w_dim)
-            parts["w"] = st.tuples(wunit, radius).map(lambda t: ball(t, self.w_radius))
-        return st.fixed_dictionaries(parts)
-
-    # Powell parametrisation: [u_x (d), u_w (w_dim), y (if continuous)], box-bounded
-    def pack(self, cand: dict[str, Any]) -> np.ndarray:
-        parts = [np.asarray(cand["x"], float) / self.x_radius if self.x_radius > 0 else np.zeros(self.d)]
-        if self.w_dim:
-            parts.append(np.asarray(cand["w"], float) / self.w_radius)
-        if self.labels is None and self.y_range is not None:
-            parts.append(np.array([float(cand["y"])]))
-        return np.concatenate(parts)
-
-    def unpack(self, theta: np.ndarray, i: int, y: float) -> dict[str, Any]:
-        x = _to_ball(theta[:self.d], self.x_radius)
-        out: dict[str, Any] = {"i": int(i), "x": x, "y": float(y)}
-        k = self.d
-        if self.w_dim:
-            out["w"] = _to_ball(theta[k:k + self.w_dim], self.w_radius)
-            k += self.w_dim
-        if self.labels is None and self.y_range is not None:
-            out["y"] = float(np.clip(theta[k], *self.y_range))
-        return out
-
-    def bounds(self) -> list[tuple[float, float]]:
-        b = [(-1.0, 1.0)] * (self.d + self.w_dim)
-        if self.labels is None and self.y_range is not None:
-            b.append(self.y_range)
-        return b
-
-
-def _hypothesis_examples(space: NeighbourSpace, max_examples: int, seed: int) -> list[dict]:
-    """Up to ``max_examples`` examples of ``space.strategy()``, deterministic given ``seed``."""
-    from hypothesis import Phase, given
-    from hypothesis import seed as hseed
-
-    from dptheory.derandom import search_settings
-    out: list[dict] = []
-
-    @hseed(seed)
-    @search_settings(max_examples=max_examples, phases=[Phase.explicit, Phase.generate])
-    @given(space.strategy())
-    def collect(ex: dict) -> None:
-        out.append({"i": int(ex["i"]), "x": np.asarray(ex["x"], float), "y": float(ex["y"]),
-                    **({"w": np.asarray(ex["w"], float)} if "w" in ex else {})})
-
-    collect()
-    return out
-
-
-def search_neighbours(score: Callable[[dict[str, Any]], float], space: NeighbourSpace, *,
-                      seed: int, examples: int = 20, starts: int = 2, maxfev: int = 100
-                      ) -> dict[str, Any]:
-    """Maximise ``score(candidate)`` over neighbours: Hypothesis examples, then Powell from
-    the ``starts`` best. Returns the best candidate, its score, and the evaluation counts."""
-    cands = _hypothesis_examples(space, examples, seed)
-    scores = [float(score(c)) for c in cands]
-    order = np.argsort(scores)[::-1]
-    best_val, best = (scores[order[0]], cands[order[0]]) if cands else (-math.inf, None)
-    hyp_best = best_val
-    nfev = 0
-    for j in order[:starts]:
-        c0 = cands[j]
-        i0, y0 = c0["i"], c0["y"]
-
-        def neg(theta: np.ndarray) -> float:
-            v = float(score(space.unpack(theta, i0, y0)))
-            return -v if np.isfinite(v) else 0.0
-
-        res = minimize(neg, space.pack(c0), method="Powell", bounds=space.bounds(),
-                       options={"maxfev": maxfev, "xtol": 1e-4, "ftol": 1e-9})
-        nfev += int(res.nfev)
-        cand = space.unpack(res.x, i0, y0)
-        val = float(score(cand))
-        if val > best_val:
-            best_val, best = val, cand
-    return {"value": best_val, "candidate": best, "hypothesis_value": hyp_best,
-            "hypothesis_examples": len(cands), "adversarial_evals": nfev}
+# The search itself is paper-agnostic and lives in the engine (dptheory.verify.search), where
+# dptheory.check_sensitivity uses it too.
 
 
 def _record(cand: dict[str, Any]) -> dict[str, Any]:
@@ -293,11 +174,12 @@ def cell_gd(cell: dict[str, Any]) -> dict[str, Any]:
         mu = 0.0 if case == "convex" else _const(obj, data, StronglyConvex, "mu")
         env = resolve_settings(item.settings, {S.beta: beta, S.mu: mu})
         eta = float(env[S.eta])
+        # the lemma's sensitivity "gd" (catalog), eta from its setting
         if case == "convex":
-            bound = evaluate_item(item_id, "bound", G=G, T=T, beta=beta, n=n)
+            bound = evaluate_item(item_id, "gd", G=G, T=T, beta=beta, n=n)
             D = math.nan
         else:
-            bound = evaluate_item(item_id, "bound", G=G, beta=beta, mu=mu, n=n)
+            bound = evaluate_item(item_id, "gd", G=G, beta=beta, mu=mu, n=n)
             D = _const(obj, data, BoundedMinimizer, "D")
         wS, topS = gd_final(obj, data.X, data.y, T, eta)
         tops: dict[int, float] = {}
@@ -370,20 +252,21 @@ def _per_step_value(kind: str, obj: Any, data: Dataset, c: dict[str, Any], cell:
 
 def _per_step_bound(kind: str, obj: Any, data: Dataset, cell: dict[str, Any],
                     record: tuple[np.ndarray, float] | None) -> float:
+    """The claimed sensitivity of ``kind``, from the catalog item's ``sensitivities``."""
     n = data.n
     if kind == "grad":
-        return evaluate_item("wang2020.thm1", "sensitivity_grad", G=_lipschitz(obj, data, record), n=n)
+        return evaluate_item("wang2020.thm1", "grad", G=_lipschitz(obj, data, record), n=n)
     if kind == "hess":
         # the item's M is the per-sample Hessian-norm bound: the declared smoothness beta
-        return evaluate_item("wang2020.thm1", "sensitivity_hess",
+        return evaluate_item("wang2020.thm1", "hess",
                              beta=_const(obj, data, Smooth, "beta"), d=obj.d, n=n)
     if kind == "minibatch":
-        # zhang2021.thm3.1's item encodes the noise, not the sensitivity: 2L/B (Sec. 3.2)
-        return 2.0 * _lipschitz(obj, data, record) / int(cell["B"])
+        return evaluate_item("zhang2021.thm3.1", "minibatch", G=_lipschitz(obj, data, record),
+                             B=int(cell["B"]))
     if kind == "clip":
-        return 2.0 * float(cell["C"])      # yang2022.lemma3.1 (reconstructed): 2C
+        return evaluate_item("yang2022.lemma3.1", "clip", C=float(cell["C"]))
     if kind == "normalize":
-        return 2.0                          # ||g/(||g|| + r)|| < 1 per sample
+        return evaluate_item("yang2022.lemma3.1", "normalize")
     raise ValueError(f"unknown kind {kind!r}")
 
 
@@ -531,10 +414,10 @@ def cell_tree_node(cell: dict[str, Any]) -> dict[str, Any]:
                                      N, T, obj.d, alpha, node_std, depth)
         gD, wD = alg1_gradients(obj, data.X, data.y, perms, noise, T, eta, alpha)
         if compare == "printed":
-            bnodes = np.array([evaluate_item("tran2022.prop13", "Delta_node", yI=y, zI=z, n=N,
+            bnodes = np.array([evaluate_item("tran2022.prop13", "node", yI=y, zI=z, n=N,
                                              alpha_m=alpha, G=G) for (y, z) in nodes])
         else:
-            bnodes = np.full(len(nodes), evaluate_item("tran2022.prop13", "bound", n=N,
+            bnodes = np.full(len(nodes), evaluate_item("tran2022.thm4", "node",
                                                        alpha_m=alpha, G=G))
 
         def diffs(c: dict[str, Any]) -> np.ndarray:

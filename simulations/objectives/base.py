@@ -75,10 +75,12 @@ class Dataset:
 
     @property
     def n(self) -> int:
+        """Number of records (rows of X)."""
         return int(self.X.shape[0])
 
     @property
     def d(self) -> int:
+        """Dimension of a record (columns of X)."""
         return int(self.X.shape[1])
 
     @functools.cached_property
@@ -112,6 +114,7 @@ class Minimum:
     method: str = ""
 
     def as_dict(self) -> dict[str, Any]:
+        """JSON-ready fields: value, exact, lower, w, method."""
         return {"value": self.value, "exact": self.exact, "lower": self.lower,
                 "w": None if self.w is None else self.w.tolist(), "method": self.method}
 
@@ -205,6 +208,7 @@ class Objective(ABC):
     # ------------------------------------------------------------------ validation
     @property
     def has_hessian(self) -> bool:
+        """Whether the family implements an analytic Hessian (``_hess`` overridden)."""
         return type(self)._hess is not Objective._hess
 
     def _check_w(self, w: Any) -> tuple[np.ndarray, bool]:
@@ -357,6 +361,7 @@ class Objective(ABC):
         return bool(ok[0]) if single else ok
 
     def describe(self, data: Dataset) -> str:
+        """The family with its parameters, then one line per certified assumption on ``data``."""
         lines = [f"{self.name} (" + ", ".join(f"{k}={v}" for k, v in self.params().items()) + ")"]
         lines += ["  " + a.describe() for a in self.assumptions(data)]
         return "\n".join(lines)
@@ -393,12 +398,15 @@ def as_rng(rng: np.random.Generator | int | None) -> np.random.Generator:
 
 
 def check_n(n: Any) -> int:
+    """``n`` as an int; ``ValueError`` naming it unless a positive integer."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be a positive integer, got {n!r}")
     return int(n)
 
 
 def check_positive(name: str, value: Any, *, allow_zero: bool = False) -> float:
+    """``value`` as a float; ``ValueError`` naming ``name`` unless it is a finite number
+    > 0 (>= 0 with ``allow_zero``)."""
     try:
         v = float(value)
     except (TypeError, ValueError):

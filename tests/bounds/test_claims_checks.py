@@ -130,12 +130,20 @@ def test_zhang2017_lemma11_missing_beta(results):
 
 def test_zhang2017_lemma12_missing_beta(results):
     # sigma = beta D_f/(c sqrt T) makes eta = c/beta; the printed beta D_f^2/T + 2 D_f sigma/sqrt T
-    # = beta w0^2 (1 + 2/c)/T, so the ratio (R from 0) is beta (1 - (1-c)^(2T))/((2-c)(2+c)),
-    # about beta/4: refuted at beta = 10 (both readings), not at beta <= 4
+    # = beta w0^2 (1 + 2/c)/T. Noiseless: ratio (R from 0) beta (1 - (1-c)^(2T))/((2-c)(2+c)),
+    # about beta/4. Oracle variance sigma^2: E w_t^2 = a^t w0^2 + eta^2 sigma^2 (1 - a^t)/(1 - a),
+    # a = (1-c)^2, which adds beta^2 eta^2 sigma^2 (T - sum a^t)/((1-a) T) = beta w0^2 (...)/T
     r = results["zhang2017.lemma12:quadratic-gd"]
     assert r.verdict == "refuted" and r.severity == "notation"
-    c, T = 0.1, 50
+    c, T, a = 0.1, 50, 0.9 ** 2
     for row in r.evidence["rows"]:
         beta = row["beta"]
+        eta, sig = c / beta, beta / (c * math.sqrt(T))
         assert row["printed_bound"] == pytest.approx(beta * (1 + 2 / c) / T, rel=1e-5)
-    assert [row["beta"] for row in r.evidence["rows"] if row["violated_both_readings"]] == [10.0]
+        sd = sig if row["oracle"] == "variance sigma^2" else 0.0
+        m = [a ** t + eta ** 2 * sd ** 2 * (1 - a ** t) / (1 - a) for t in range(T + 1)]
+        assert row["lhs_R_from_0"] == pytest.approx(beta ** 2 * sum(m[:T]) / T, rel=1e-5)
+        assert row["lhs_R_from_1"] == pytest.approx(beta ** 2 * sum(m[1:]) / T, rel=1e-5)
+    bad = [(row["beta"], row["oracle"]) for row in r.evidence["rows"] if row["violated_both_readings"]]
+    assert bad == [(4.0, "variance sigma^2"), (10.0, "noiseless"), (10.0, "variance sigma^2")]
+    assert r.evidence["corrected_holds_on_all_rows"] is True

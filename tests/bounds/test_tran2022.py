@@ -1,4 +1,4 @@
-"""Tests of the tran2022 catalog module (CATALOG.md part II).
+"""Tests of the tran2022 catalog module (the specification's part II).
 
 Expected values are derived by hand (see the comments), or from independent computations
 (brute force over permutations, scipy's normal CDF, direct summation), never from the
@@ -21,28 +21,18 @@ from dptheory.symbolic.symbols import S, registered
 from dptheory.symbolic.theorem import KINDS, PROVENANCE
 
 import bounds.tran2022 as M
+from tests.bounds import spec
 
-CATALOG = Path("/work/shared/spec/CATALOG.md")
 BY_ID = {item.id: item for item in M.ITEMS}
 
 
 def _catalog_ids() -> list[str]:
-    text = CATALOG.read_text()
-    line = next(l for l in text.splitlines() if l.startswith("* Part II `tran2022`"))
-    return re.findall(r"`(tran2022\.[^`]+)`", line)
+    return spec.ids("tran2022")
 
 
 def _tagged_ids() -> set[str]:
     """Items whose catalog section carries a [reconstructed...] tag."""
-    text = CATALOG.read_text()
-    start = text.index("## tran2022 — catalog items")
-    end = text.index("# PART III")
-    out = set()
-    for block in re.split(r"\n#### ", text[start:end])[1:]:
-        ident = re.match(r"`([^`]+)`", block).group(1)
-        if "[reconstructed" in block:
-            out.add(ident)
-    return out
+    return set(spec.tagged("tran2022"))
 
 
 # --------------------------------------------------------------------------------------

@@ -17,9 +17,9 @@ from scipy import optimize, stats
 
 import bounds.yang2022 as Y
 from dptheory.symbolic import KINDS, PROVENANCE, S, info
+from tests.bounds import spec
 from tests.bounds.expected_yang2022 import EXPECTED
 
-CATALOG = Path("/work/shared/spec/CATALOG.md")
 BY_ID = {it.id: it for it in Y.ITEMS}
 s = sp.Symbol("s", positive=True)
 
@@ -41,15 +41,9 @@ def point_for(item, drop=()):
 
 
 def catalog_part_v():
-    text = CATALOG.read_text().splitlines()
-    index_line = next(l for l in text if l.startswith("* Part V `yang2022`"))
-    ids = re.findall(r"`(yang2022\.[^`]+)`", index_line)
-    tags = {}
-    for line in text[2085:2667]:
-        m = re.match(r"#### `(yang2022\.[^`]+)`.*?(`\[reconstructed[^`]*\]`)?\s*$", line)
-        if m:
-            tags[m.group(1)] = m.group(2)
-    return ids, tags
+    ids = spec.ids("yang2022")
+    tags = spec.tagged("yang2022")
+    return ids, {i: tags.get(i) for i in ids}
 
 
 # ----------------------------------------------------------------------------- 1. ids
@@ -69,8 +63,7 @@ def test_ids_kinds_provenance():
     for id_, tag in tags.items():
         if tag is None:
             continue
-        want = "reconstructed-constants-unknown" if "constants unknown" in tag else "reconstructed"
-        assert BY_ID[id_].provenance == want, id_
+        assert BY_ID[id_].provenance == tag, id_
 
 
 # ----------------------------------------------------------------------------- 2. evaluation

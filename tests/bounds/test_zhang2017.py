@@ -17,14 +17,13 @@ from scipy.stats import norm
 from bounds import zhang2017 as Z
 from dptheory.symbolic import KINDS, PROVENANCE, S
 from dptheory.symbolic.dimensions import check_dimensions
+from tests.bounds import spec
 
 ITEMS = {it.id: it for it in Z.ITEMS}
 n, d, eps, delta, T = S.n, S.d, S.eps, S.delta, S.T
 L, beta, mu, eta, D = S.G, S.beta, S.mu, S.eta, S.D
 
-CATALOG_CANDIDATES = [Path(__file__).resolve().parents[2] / "shared" / "spec" / "CATALOG.md",
-                      Path("/work/shared/spec/CATALOG.md")]
-# Part IV index of CATALOG.md, kept here so the test runs without the spec.
+# Part IV of the specification's item index.
 CATALOG_IDS = """zhang2017.alg1 zhang2017.alg2 zhang2017.table1 zhang2017.intro zhang2017.assump1
 zhang2017.def1 zhang2017.def2 zhang2017.lemma1 zhang2017.lemma2 zhang2017.lemma3 zhang2017.thm1
 zhang2017.thm2 zhang2017.thm2.gen zhang2017.thm3 zhang2017.thm3.remarks zhang2017.thm4
@@ -47,12 +46,7 @@ def _values(item):
 
 
 def _catalog_ids():
-    for p in CATALOG_CANDIDATES:
-        if p.exists():
-            text = p.read_text(encoding="utf-8")
-            line = next(ln for ln in text.splitlines() if ln.startswith("* Part IV `zhang2017`"))
-            return re.findall(r"`(zhang2017\.[^`]+)`", line)
-    return CATALOG_IDS
+    return spec.ids("zhang2017")
 
 
 # --- 1. identity -------------------------------------------------------------------------
@@ -77,13 +71,9 @@ def test_kinds_provenance_and_refs():
 
 
 def test_no_reconstructed_tags_in_part_iv():
-    # Part IV carries no [reconstructed] tag (CATALOG table: 0); only our assembled
+    # Part IV carries no [reconstructed] tag; only our assembled
     # regularization bound is marked reconstructed.
-    for p in CATALOG_CANDIDATES:
-        if p.exists():
-            text = p.read_text(encoding="utf-8")
-            part = text[text.index("# PART IV"):text.index("# PART V")]
-            assert "[reconstructed" not in part
+    assert spec.tagged("zhang2017") == {}
     recon = {it.id for it in Z.ITEMS if it.provenance.startswith("reconstructed")}
     assert recon == {"zhang2017.thm3.remarks.reg"}
 

@@ -16,13 +16,12 @@ import sympy as sp
 from bounds import zhang2021 as Z
 from dptheory.symbolic import KINDS, PROVENANCE, S, unit_of
 from dptheory.symbolic import units as U
+from tests.bounds import spec
 
 ITEMS = {it.id: it for it in Z.ITEMS}
 
-CATALOG_CANDIDATES = [Path(__file__).resolve().parents[2] / "shared" / "spec" / "CATALOG.md",
-                      Path("/work/shared/spec/CATALOG.md")]
 
-# The Part I index (CATALOG.md, item index), kept here so the test runs without the spec.
+# Part I of the specification's item index.
 CATALOG_IDS = """zhang2021.alg2 zhang2021.alg1 zhang2021.remark2 zhang2021.def1.1 zhang2021.assume0
 zhang2021.assump2.1 zhang2021.assump2.2 zhang2021.assump2.3 zhang2021.assump2.4
 zhang2021.assump2.5 zhang2021.remark1 zhang2021.def2.1 zhang2021.def2.2 zhang2021.def2.3
@@ -31,13 +30,6 @@ zhang2021.remark3 zhang2021.remark4 zhang2021.thm3.3 zhang2021.remark5 zhang2021
 zhang2021.remark6 zhang2021.intro.E1 zhang2021.intro.E2 zhang2021.intro.E3 zhang2021.intro.P1
 zhang2021.intro.P2 zhang2021.intro.SCO zhang2021.intro.nonprivate zhang2021.intro.zhang2017
 zhang2021.contrib zhang2021.exp""".split()
-
-
-def _catalog_text() -> str | None:
-    for p in CATALOG_CANDIDATES:
-        if p.exists():
-            return p.read_text(encoding="utf-8")
-    return None
 
 
 # A valid point (Remark 1 regime is mu < 1; theta = 0.5). It satisfies the printed
@@ -79,13 +71,8 @@ def dim(expr):
 
 # --- 1. ids, kinds, provenance --------------------------------------------------------------
 def test_ids_match_catalog_index():
-    text = _catalog_text()
-    ids = CATALOG_IDS
-    if text is not None:
-        line = next(l for l in text.splitlines() if l.startswith("* Part I `zhang2021`"))
-        parsed = re.findall(r"`(zhang2021\.[^`]+)`", line)
-        assert parsed == CATALOG_IDS
-        ids = parsed
+    ids = spec.ids("zhang2021")
+    assert ids == CATALOG_IDS
     assert len(ids) == 35
     for id_ in ids:
         assert id_ in ITEMS, id_
@@ -101,15 +88,7 @@ def test_kinds_provenance_and_reconstructed_tags():
     for it in Z.ITEMS:
         assert it.kind in KINDS and it.provenance in PROVENANCE
         assert it.paper == "zhang2021"
-    text = _catalog_text()
-    if text is None:
-        return
-    part = text[text.index("# PART I "):text.index("# PART II")]
-    blocks = re.split(r"\n#### `", part)[1:]
-    for block in blocks:
-        id_ = block.split("`", 1)[0]
-        if "[reconstructed" in block:
-            assert ITEMS[id_].provenance.startswith("reconstructed"), id_
+    assert spec.tagged("zhang2021") == {}
     # catalog items of Part I carry no reconstructed tag: only our route item is reconstructed
     assert {i for i, it in ITEMS.items() if it.provenance.startswith("reconstructed")} == \
         {"zhang2021.thm3.4.route"}

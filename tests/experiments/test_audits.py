@@ -33,9 +33,22 @@ def test_every_private_algorithm_has_quick_and_full_audit():
         assert {r.quick for r in mine} == {True, False}, alg
         for r in mine:
             registry.get(r.item)                       # a catalog item
-            assert r.points() == ["paper", "tight"]
+            assert "paper" in r.points() and "twin" in r.points()
         full = next(r for r in mine if not r.quick)
-        assert full.total_reps(full=True) >= 1000
+        assert full.points() == ["paper", "tight", "twin"]
+        assert full.total_reps(full=True) >= 8000
+        quick = next(r for r in mine if r.quick)
+        assert quick.total_reps() >= 8000              # power: a 2x violation is detectable
+
+
+def test_claims_sit_inside_each_theorems_range():
+    import math
+    by = {r.fixed["algorithm"]: r.fixed for r in audits.RECIPES if r.quick}
+    assert by["wang2020.alg2"]["eps"] < 1                      # wang2020 Thm 3: eps < 1
+    assert by["zhang2017.alg2"]["eps"] <= 1                    # zhang2017 Thm 4: eps <= 1
+    t = by["tran2022.alg1"]                                    # tran2022 Thm 4: delta >= e^-eps
+    assert t["delta"] >= math.exp(-t["eps"])
+    assert all(f["eps"] <= 1.5 for f in by.values())
 
 
 def test_recipes_discovered_through_entry_points():
@@ -49,8 +62,10 @@ def test_cell_contract_and_block_invariance():
     fn = load_cell_function(r.cell)
     out = fn(cell)
     json.dumps(out)                                    # JSON-serialisable
-    for k in ("scores_in", "scores_out", "epsilon_claimed", "epsilon_tight", "delta"):
+    for k in ("scores_in", "scores_out", "epsilon_claimed", "epsilon_tight", "delta",
+              "epsilon_lower_certified", "epsilon_upper_certified"):
         assert k in out
+    assert out["epsilon_lower_certified"] <= out["epsilon_upper_certified"]
     assert len(out["scores_in"]) == len(out["scores_out"]) == 40
     assert fn(cell) == out                             # deterministic
     a = fn({**cell, "reps": 15})
@@ -99,30 +114,42 @@ def test_selftest_control_not_flagged(selftest_rows):
     assert not row["detected"] and row["ok"]
 
 
+def test_twin_is_calibrated_to_twice_the_claim_by_the_certified_upper_end():
+    r = audits.recipe_for("zhang2021.dpsgd-const")
+    cell = {**next(c for c in r.cells() if c["point"]["calibration"] == "twin"), "reps": 20}
+    out = load_cell_function(r.cell)(cell)
+    assert out["epsilon_twin"] == pytest.approx(2 * out["epsilon_claimed"])
+    assert out["epsilon_upper_certified"] <= out["epsilon_twin"] * (1 + 1e-9)
+    assert out["epsilon_upper_certified"] >= 0.99 * out["epsilon_twin"]
+
+
 # zhang2017.alg2 computes its step size from the data (D_F); see the test below
 @pytest.mark.parametrize("alg", [a for a in PRIVATE if a != "zhang2017.alg2"])
-def test_correct_algorithm_not_flagged_at_tight_calibration(alg):
+def test_correct_algorithm_not_refuted_at_tight_calibration(alg):
     r = audits.recipe_for(alg)
-    cell = {**next(c for c in r.cells() if c["point"]["calibration"] == "tight"), "reps": 300}
+    cell = {**next(c for c in r.cells() if c["point"]["calibration"] == "paper"), "reps": 300,
+            "point": {"calibration": "tight"}}
     out = load_cell_function(r.cell)(cell)
     s = audit_summary(out)
     assert s["verdict"] != "refuted", s["summary"]
+    assert s["verdict"] == "inconclusive"            # 300 runs have no power at the claim
     assert out["calibration_data_independent"]
 
 
 def test_rrpsgd_data_dependent_step_is_detected():
     # zhang2017.alg2 (RRPSGD) sets eta = min{1/beta, D_F/(sigma n)} with D_F computed from the
-    # data, which the accounting ignores: the full audit at the tight calibration finds an
-    # epsilon lower bound above the claim; with a fixed step the same audit finds nothing.
-    r = audits.recipe_for("zhang2017.alg2", quick=False)
-    cells = [c for c in r.cells(full=True) if c["point"]["calibration"] == "tight"]
-    outs = [audits.audit_cell(c) for c in cells]
-    pooled = {**outs[0], "scores_in": sum((o["scores_in"] for o in outs), []),
-              "scores_out": sum((o["scores_out"] for o in outs), [])}
-    assert "eta" in outs[0]["data_dependent_params"]
-    s = audit_summary(pooled)
+    # data (Theorem 5), which the accounting ignores: the quick audit at the paper's noise
+    # finds an epsilon lower bound above the claim although the two-sided accountant certifies
+    # the noise at eps <= 0.24; with a fixed step the same audit finds nothing.
+    r = audits.recipe_for("zhang2017.alg2")
+    cell = next(c for c in r.cells() if c["point"]["calibration"] == "paper")
+    out = audits.audit_cell(cell)
+    assert "eta" in out["data_dependent_params"]
+    assert out["epsilon_upper_certified"] < 0.3 < 1.0 == out["epsilon_claimed"]
+    s = audit_summary(out)
     assert s["verdict"] == "refuted" and s["epsilon_lower"] > s["epsilon_claimed"]
-    fixed = audits.audit_cell({**cells[0], "params": {"eta": 0.05}})
+    assert "eta" in s["summary"]
+    fixed = audits.audit_cell({**cell, "params": {"eta": 0.05}})
     assert "eta" not in fixed["data_dependent_params"]
     assert audit_summary(fixed)["verdict"] != "refuted"
 
@@ -132,9 +159,11 @@ def test_cli_audit_json(capsys):
     assert main(["audit", "zhang2021.dpsgd-const", "--runs", "50", "--calibration", "tight",
                  "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    for k in ("algorithm", "epsilon_claimed", "epsilon_lower", "verdict", "epsilon_tight"):
+    for k in ("algorithm", "epsilon_claimed", "epsilon_lower", "verdict", "epsilon_tight",
+              "epsilon_interval", "eps_detect", "power", "twin"):
         assert k in d
     assert d["algorithm"] == "zhang2021.dpsgd-const" and d["runs"] == [50, 50]
+    assert d["verdict"] == "inconclusive"          # 50 runs: no power
 
 
 @pytest.mark.parametrize("argv", [

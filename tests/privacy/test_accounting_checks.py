@@ -7,7 +7,9 @@ import json
 import math
 
 import mpmath as mp
+import numpy as np
 import pytest
+from scipy import optimize
 
 from bounds.checks.privacy_accounting import (CHECKS, kov_log_delta, rr_composition_log_delta,
                                               subsampled_gaussian_log_delta)
@@ -107,9 +109,20 @@ def test_rr_composition_matches_enumeration():
 
 # ----------------------------------------------------------------- verdicts
 
+def test_every_verdict_is_in_the_new_vocabulary(results):
+    for cid, r in results.items():
+        assert r.verdict in ("refuted", "supported", "vacuous", "inconclusive"), cid
+        if r.verdict == "supported":
+            assert r.power["statement"]
+            if "selftest" in r.power:
+                assert r.power["selftest"]["caught"], cid
+        if r.verdict == "refuted":
+            assert r.severity and r.consequence
+
+
 @pytest.mark.parametrize("cid", ["wang2020.def3:classic-calibration-exact-curve",
                                  "zhang2017.lemma1:classic-calibration-exact-curve"])
-def test_classic_calibration_fails_with_minimal_counterexample(results, cid):
+def test_classic_calibration_refuted_with_minimal_counterexample(results, cid):
     r = results[cid]
     # independent prediction on the same grid with mpmath
     fails = []
@@ -119,17 +132,21 @@ def test_classic_calibration_fails_with_minimal_counterexample(results, cid):
             if gauss_delta_mp(eps, sigma) > delta * (1 + 1e-9):
                 fails.append((eps, delta))
     assert fails, "the classic calibration is known to fail for large eps"
-    assert r.verdict == "refuted"
-    assert r.evidence["n_fail"] == len(fails)
+    # exact curve: every failure is a real violation, none is a route failure only
+    assert r.verdict == "refuted" and r.severity == "hypothesis"
+    assert r.evidence["counts"]["violation"] == len(fails)
+    assert r.evidence["counts"]["route-failure"] == 0
     m = r.evidence["minimal_counterexample"]
     assert (m["eps"], m["delta"]) == min(fails)
     assert m["exact_delta"] == pytest.approx(float(gauss_delta_mp(m["eps"], m["sigma"])), rel=1e-4)
     assert all(e >= 1 for e, _ in fails)        # Dwork-Roth's theorem covers eps < 1
+    assert r.power["selftest"]["caught"]
 
 
-def test_wang2020_lemma1_passes(results):
+def test_wang2020_lemma1_supported_with_power(results):
     r = results["wang2020.lemma1:advanced-composition"]
     assert r.verdict == "supported"
+    assert r.power["selftest"]["caught"] and r.power["selftest"]["points_caught"] > 0
     # closed form: composed/eps = 1/2 + T e'(e^e' - 1)/eps, worst at eps = 1, delta -> 1, T = 1
     e1 = 1 / (2 * math.sqrt(2 * math.log(2 / 0.999)))
     assert r.evidence["worst_dwork_roth"]["ratio"] == pytest.approx(0.5 + e1 * math.expm1(e1))
@@ -137,7 +154,7 @@ def test_wang2020_lemma1_passes(results):
 
 @pytest.mark.parametrize("cid,zhang", [("wang2020.lemma2:subsampled-gaussian-profile", False),
                                        ("zhang2017.lemma9:subsampled-gaussian-profile", True)])
-def test_amplification_fails_and_counterexample_is_real(results, cid, zhang):
+def test_amplification_refuted_and_counterexample_is_real(results, cid, zhang):
     r = results[cid]
     assert r.verdict == "refuted"
     assert r.evidence["tight_bound_consistent"]
@@ -146,47 +163,107 @@ def test_amplification_fails_and_counterexample_is_real(results, cid, zhang):
     base = float(gauss_delta_mp(eps, sigma))
     claimed_eps, claimed_delta = 2 * q * eps, (q * base if zhang else base)
     assert mixture_hockey_stick_mp(claimed_eps, q, sigma) > claimed_delta
-    # the printed lemmas are Bassily/Beimel results for eps <= 1: no counterexample there
+    # the printed lemmas are Bassily/Beimel results for eps <= 1: no counterexample there,
+    # so the refutation is a missing hypothesis, not a privacy violation in range
     assert r.evidence["fail_with_eps_le_1"] == []
+    assert r.severity == "hypothesis"
 
 
-def test_lemma3_phi_and_lemma4_pass(results):
-    assert results["wang2020.lemma3:zcdp-to-dp"].verdict == "supported"
-    assert results["wang2020.lemma3:phi-identity"].verdict == "supported"
-    assert results["wang2020.lemma4:renyi-divergence"].verdict == "supported"
+def test_lemma3_phi_and_lemma4_supported(results):
+    for cid in ("wang2020.lemma3:zcdp-to-dp", "wang2020.lemma3:phi-identity",
+                "wang2020.lemma4:renyi-divergence"):
+        assert results[cid].verdict == "supported", cid
 
 
 def test_zhang2017_lemma10(results):
-    # a formula different from Dwork-Roth's is not a refutation by itself
     r = results["zhang2017.lemma10:vs-dwork-roth"]
-    assert r.verdict == "inconclusive"
+    # a misquotation, not a privacy violation: the printed bound is still valid
+    assert r.verdict == "refuted" and r.severity == "notation"
     m = r.evidence["minimal_counterexample"]
     assert m["eps"] > 1 and m["printed"] < m["dwork_roth"]
-    # the printed form is still not violated by the optimal composition on the grid
-    assert results["zhang2017.lemma10:optimal-composition"].verdict == "supported"
+    assert r.evidence["printed_still_valid"]
+    ok = results["zhang2017.lemma10:optimal-composition"]
+    assert ok.verdict == "supported" and ok.power["selftest"]["caught"]
 
 
-@pytest.mark.parametrize("cid,c_sigma,c_rdp,cond", [
-    ("tran2022.thm4:rdp-conversion-region", 2.0, 1.0, True),
-    ("tran2022.thm8:rdp-conversion-region", 4.0, 3.0, False)])
-def test_tran2022_conversion_region(results, cid, c_sigma, c_rdp, cond):
+def _exact_gauss_delta(eps: float, multiplier: float) -> float:
+    return float(gauss_delta_mp(eps, multiplier))
+
+
+@pytest.mark.parametrize("cid,c_sigma,c_rdp,cond,n_real,n_route", [
+    ("tran2022.thm4:rdp-conversion-region", 2.0, 1.0, True, 7, 6),
+    ("tran2022.thm8:rdp-conversion-region", 4.0, 3.0, False, 6, 6)])
+def test_tran2022_conversion_separates_violations_from_route_failures(
+        results, cid, c_sigma, c_rdp, cond, n_real, n_route):
     r = results[cid]
-    # closed form: min_z rho z + L/(z-1) = rho + 2 sqrt(rho L), rho = c_rdp/(2 sigma^2)
-    predicted = []
+    # independent prediction: the route (closed form rho + 2 sqrt(rho L)) and the exact
+    # curve (mpmath) of the Gaussian whose RDP curve is exactly c_rdp z/(2 sigma^2)
+    real, route = [], []
     for eps in (0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0):
         for delta in (1e-9, 1e-5, 1e-2, 0.1, 0.5, 0.9):
+            if cond and delta < math.exp(-eps):
+                continue
             L = math.log(1 / delta)
             rho = c_rdp * eps ** 2 / (2 * c_sigma ** 2 * L)
-            if rho + 2 * math.sqrt(rho * L) > eps * (1 + 1e-9) and \
-                    (not cond or delta >= math.exp(-eps)):
-                predicted.append((eps, delta))
-    got = sorted((f["eps"], f["delta"]) for f in r.evidence["failures"])
-    assert got == sorted(predicted) and predicted
-    assert r.verdict == "refuted"
+            sigma = c_sigma * math.sqrt(L) / eps
+            if _exact_gauss_delta(eps, sigma / math.sqrt(c_rdp)) > delta * (1 + 1e-9):
+                real.append((eps, delta))
+            elif rho + 2 * math.sqrt(rho * L) > eps * (1 + 1e-9):
+                route.append((eps, delta))
+    assert (len(real), len(route)) == (n_real, n_route)
+    got_real = sorted((p["eps"], p["delta"]) for p in r.evidence["violations"])
+    got_route = sorted((p["eps"], p["delta"]) for p in r.evidence["route_failures"])
+    assert got_real == sorted(real) and got_route == sorted(route)
+    assert r.verdict == "refuted" and r.severity == "privacy"
+    # the example quoted is a real violation
     m = r.evidence["minimal_counterexample"]
-    assert (m["eps"], m["delta"]) == min(predicted, key=lambda t: (t[0], -t[1]))
-    # the numeric boundary agrees with delta = exp(-c eps), c = k/(1 - 2 sqrt(k))
+    assert (m["eps"], m["delta"]) in real
+    assert str(m["eps"]) in r.summary
+    if cond:
+        # eps = 0.5, delta = 0.9 fails the route but not the guarantee: exact delta 0.148
+        assert (0.5, 0.9) in route and (0.5, 0.9) not in real
+        sigma = c_sigma * math.sqrt(math.log(1 / 0.9)) / 0.5
+        assert _exact_gauss_delta(0.5, sigma) == pytest.approx(0.148, abs=5e-4)
+    # the numeric boundary of the route region agrees with delta = exp(-c eps)
     k = c_rdp / (2 * c_sigma ** 2)
     c = k / (1 - 2 * math.sqrt(k))
     for eps, d in r.evidence["delta_boundary_by_eps_numeric"].items():
         assert d == pytest.approx(math.exp(-c * float(eps)), rel=1e-4)
+
+
+def _sum_statistic_lower_eps(q: float, z: float, T: int, delta: float) -> float:
+    """Independent certified lower bound on the eps of T fixed-size subsampled Gaussian
+    steps under replace-one: the pair realised by (x', ..., x', x) vs (x', ..., x') after
+    the post-processing x -> sum_t x_t (1-D, hockey stick by quadrature): Q = N(0, T z^2),
+    P = sum_k Bin(k; T, q) N(k, T z^2), both directions."""
+    from scipy import stats
+    s = math.sqrt(T) * z
+    k = np.arange(max(0, int(T * q - 12 * math.sqrt(T * q) - 5)),
+                  min(T, int(T * q + 12 * math.sqrt(T * q) + 5)) + 1)
+    w = stats.binom.pmf(k, T, q)
+    x = np.linspace(-12 * s, T * q + 12 * s, 40001)
+    p = (w[:, None] * stats.norm.pdf((x[None, :] - k[:, None]) / s) / s).sum(axis=0)
+    qd = stats.norm.pdf(x / s) / s
+
+    def hs(e: float) -> float:
+        a = np.trapezoid(np.maximum(p - math.exp(e) * qd, 0), x)
+        b = np.trapezoid(np.maximum(qd - math.exp(e) * p, 0), x)
+        return max(a, b) - delta
+    return optimize.brentq(hs, 0.0, 50.0) if hs(0.0) > 0 else 0.0
+
+
+def test_dpstr_noise_refuted_by_a_certified_lower_end(results):
+    r = results["wang2020.thm3:implemented-noise-two-sided"]
+    assert r.verdict == "refuted" and r.severity == "privacy"
+    assert r.root == "wang2020.alg2:gradient-noise-lacks-T"
+    pts = {(p["eps"], p["q"], p["T"]): p for p in r.evidence["points"]}
+    # short runs are route failures only (the proof fails, the guarantee holds)
+    assert pts[(0.9, 0.1, 10)]["class"] == "route-failure"
+    assert pts[(0.9, 0.1, 10)]["eps_upper"] <= 0.9
+    # the long run violates eps < 1: an independent lower bound (a post-processing of the
+    # gradient releases alone, integrated by quadrature) exceeds the claim as well
+    p = pts[(0.9, 0.1, 10_000)]
+    assert p["class"] == "violation"
+    indep = _sum_statistic_lower_eps(0.1, p["multiplier_grad"], 10_000, 1e-5)
+    assert 0.9 < indep <= p["eps_upper"] * (1 + 1e-3)
+    assert p["eps_lower"] > 0.9

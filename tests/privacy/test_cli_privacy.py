@@ -53,6 +53,36 @@ def test_calibrate(capsys):
     assert d["epsilon"] <= 2.0 and d["epsilon"] > 1.99
 
 
+def test_account_tight_both_ends_and_method(capsys):
+    # T plain Gaussian steps at sigma: exactly one Gaussian at sigma/sqrt(T); both ends equal
+    # the exact curve (Balle-Wang), here solved with scipy
+    from scipy import optimize, stats
+    d = run_json(capsys, ["account", "--noise-multiplier", "2", "--steps", "4", "--delta",
+                          "1e-5", "--tight"])
+    mu = math.sqrt(4) / 2
+    ref = optimize.brentq(lambda e: stats.norm.cdf(mu / 2 - e / mu)
+                          - math.exp(e) * stats.norm.cdf(-mu / 2 - e / mu) - 1e-5, 0, 50)
+    assert d["epsilon_lower"] == pytest.approx(ref, rel=1e-6)
+    assert d["epsilon_upper"] == pytest.approx(ref, rel=1e-6)
+    assert d["accountant"] == "tight" and "exact Gaussian" in d["method"]
+    sub = run_json(capsys, ["account", "--noise-multiplier", "1.1", "--sample-rate", "0.01",
+                            "--steps", "300", "--delta", "1e-5", "--tight"])
+    rdp = run_json(capsys, ["account", "--noise-multiplier", "1.1", "--sample-rate", "0.01",
+                            "--steps", "300", "--delta", "1e-5"])
+    assert sub["epsilon_lower"] <= sub["epsilon_upper"] <= rdp["epsilon"]
+    assert main(["account", "--noise-multiplier", "1.1", "--sample-rate", "0.01", "--steps",
+                 "300", "--delta", "1e-5", "--tight"]) == 0
+    out = capsys.readouterr().out
+    assert "true eps in [" in out and "upper:" in out and "lower:" in out
+
+
+def test_calibrate_tight_saves_noise(capsys):
+    d = run_json(capsys, ["calibrate", "--target-epsilon", "2", "--target-delta", "1e-5",
+                          "--sample-rate", "0.01", "--steps", "100", "--accountant", "tight"])
+    assert d["epsilon"] <= 2.0
+    assert d["noise_multiplier"] < d["noise_multiplier_rdp"] and 0 < d["saving"] < 1
+
+
 def test_routes(capsys):
     rows = run_json(capsys, ["routes", "--noise-multiplier", "1.1", "--sample-rate", "0.01",
                              "--steps", "1000", "--delta", "1e-5"])
@@ -60,6 +90,9 @@ def test_routes(capsys):
     assert all({"route", "epsilon", "delta", "note"} <= set(r) for r in rows)
     by = {r["route"]: r for r in rows}
     assert by["rdp/poisson/improved"]["epsilon"] < by["rdp/poisson/mironov"]["epsilon"]
+    for sampling in ("poisson", "fixed-size"):
+        t = by[f"tight/{sampling}"]
+        assert t["epsilon_lower"] <= t["epsilon"] <= by[f"rdp/{sampling}/improved"]["epsilon"]
     # zCDP without amplification: rho = T/(2 s^2), eps = rho + 2 sqrt(rho L)
     rho = 1000 / (2 * 1.1 ** 2)
     assert by["zcdp/no-amplification"]["epsilon"] == pytest.approx(
@@ -83,6 +116,13 @@ def test_routes(capsys):
       "--steps", "10"], "target_epsilon"),
     (["routes", "--noise-multiplier", "1", "--sample-rate", "0", "--steps", "10", "--delta", "1e-5"],
      "sample_rate"),
+    (["account", "--noise-multiplier", "1", "--steps", "3", "--delta", "1e-5", "--tight",
+      "--orders", "4"], "--orders and --conversion belong to the RDP route"),
+    (["account", "--noise-multiplier", "1", "--sample-rate", "0.1", "--steps", "3", "--delta",
+      "1e-5", "--relation", "replace-one"], "--relation replace-one needs --tight"),
+    (["account", "--noise-multiplier", "1", "--sample-rate", "0.1", "--steps", "3", "--delta",
+      "1e-5", "--tight", "--sampling", "fixed-size", "--relation", "add-remove"],
+     "fixed-size sampling needs relation='replace-one'"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, argv, msg):
     assert main(argv) == 2

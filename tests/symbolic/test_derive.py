@@ -10,7 +10,7 @@ half, third = sp.Rational(1, 2), sp.Rational(1, 3)
 
 
 def _thm9():
-    # tran2022 Theorem 9 as printed (CATALOG.md, tran2022.thm9), written independently here.
+    # tran2022 Theorem 9 as printed (tran2022, Theorem 9), written independently here.
     K = 16 * sp.log(T, 2) * sp.log(1 / delta)
     R, G, L = S.Fgap, S.G, S.beta
     bound = ((sp.Rational(3, 2) * R + 24 * K * (G + 2 * L) + 12 * L) * d**third / (eps * n)**(2 * third)

@@ -1,12 +1,11 @@
 """Catalog discovery through entry points, including a third-party catalog."""
 
-import importlib
 import sys
-import textwrap
 
 import pytest
 
 from dptheory import registry
+from tests.plugins import install_plugin
 
 
 @pytest.fixture
@@ -14,18 +13,12 @@ def third_party(tmp_path, monkeypatch):
     """A distribution 'mytheorems' on sys.path that registers a catalog module through the
     ``dptheory.catalogs`` entry-point group — exactly what `pip install` of a package with
     that entry point leaves behind."""
-    (tmp_path / "mytheorems.py").write_text(textwrap.dedent('''
+    install_plugin(tmp_path, monkeypatch, dist="mytheorems", module="mytheorems", source='''
         import sympy as sp
         from dptheory.symbolic import S, Theorem
         ITEMS = [Theorem("mypaper2030.thm1", "A new rate", "theorem", "Thm 1",
                          bound=S.d / (S.n * S.eps) + 1 / S.n, rate=S.d / (S.n * S.eps))]
-    '''))
-    info = tmp_path / "mytheorems-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mytheorems\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[dptheory.catalogs]\nmypaper2030 = mytheorems\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    importlib.invalidate_caches()
+    ''', group="dptheory.catalogs", name="mypaper2030")
     for f in (registry.catalogs, registry.items, registry.checks):
         f.cache_clear()
     yield

@@ -1,0 +1,361 @@
+"""The catalog from Python: look items up, search them, resolve the papers' letters, compare.
+
+Every registered catalog (the five papers, and any package registered under the
+``dptheory.catalogs`` entry point) is searched together. Ids and symbol names that do not
+exist get suggestions of the nearest ones.
+
+Examples
+--------
+>>> from dptheory import catalog
+>>> catalog.get("tran2022.thm9").title
+'Utility of Algorithm 2'
+>>> [t.id for t in catalog.search("noise", paper="tran2022", kind="lemma")]
+['tran2022.lemma7', 'tran2022.lemma7.var']
+>>> catalog.resolve_symbol("N", catalog.get("tran2022.thm9"))   # tran2022 prints N for n
+n
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from dptheory.errors import UsageError
+
+if TYPE_CHECKING:  # pragma: no cover - for annotations only (sympy loads lazily)
+    import sympy as sp
+
+    from dptheory.symbolic.compare import Comparison
+    from dptheory.symbolic.theorem import Theorem
+
+__all__ = ["get", "search", "ids", "papers", "resolve_symbol", "aliases", "compare_items",
+           "suggest", "sensitivities"]
+
+
+def ids() -> list[str]:
+    """Every catalog id, in catalog order.
+
+    Returns
+    -------
+    list of str
+    """
+    from dptheory import registry
+    return list(registry.items())
+
+
+def suggest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
+    """The entries of ``choices`` nearest to ``word`` (difflib ratio, at most ``n``).
+
+    Examples
+    --------
+    >>> suggest("tran2022.thm0", ["tran2022.thm9", "tran2022.thm6", "zhang2021.alg2"])
+    ['tran2022.thm9', 'tran2022.thm6']
+    """
+    choices = list(choices)
+    close = difflib.get_close_matches(word, choices, n=n, cutoff=0.6)
+    if not close:       # a case or prefix slip: ids that start like the word
+        low = word.lower()
+        close = [c for c in choices if c.lower().startswith(low.split(".")[0])][:n]
+    return close
+
+
+def get(item_id: str) -> "Theorem":
+    """The catalog item ``item_id`` (``"tran2022.thm9"``).
+
+    Parameters
+    ----------
+    item_id : str
+
+    Returns
+    -------
+    dptheory.symbolic.Theorem
+
+    Raises
+    ------
+    ValueError
+        For an unknown id, naming the nearest ones.
+
+    Examples
+    --------
+    >>> get("wang2020.remark1").paper
+    'wang2020'
+    >>> get("tran2022.thm0")
+    Traceback (most recent call last):
+    ...
+    dptheory.errors.UsageError: unknown id 'tran2022.thm0'; did you mean tran2022.thm9, tran2022.thm8, tran2022.thm6?
+    """
+    from dptheory import registry
+    if not isinstance(item_id, str):
+        raise UsageError(f"item_id must be a catalog id (str), got {type(item_id).__name__}")
+    items = registry.items()
+    if item_id in items:
+        return items[item_id]
+    close = suggest(item_id, items)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; see `dptheory list`"
+    raise UsageError(f"unknown id {item_id!r}{hint}")
+
+
+def papers() -> dict[str, Any]:
+    """``{paper key: Paper or None}`` of every registered catalog."""
+    from dptheory import registry
+    return registry.papers()
+
+
+def search(text: str = "", *, paper: str | None = None, kind: str | None = None,
+           category: str | None = None, provenance: str | None = None) -> list["Theorem"]:
+    """Catalog items matching every criterion given.
+
+    Parameters
+    ----------
+    text : words that must all occur (case-insensitive) in the id, title, statement,
+        measured quantity, source or notes.
+    paper : paper key (``"tran2022"``).
+    kind : ``theorem``, ``lemma``, ``corollary``, ... (:data:`dptheory.symbolic.KINDS`).
+    category : ``utility``, ``privacy``, ``sensitivity``, ...
+    provenance : ``printed``, ``corrected``, ...
+
+    Returns
+    -------
+    list of Theorem
+        In catalog order.
+
+    Examples
+    --------
+    >>> [t.id for t in search("sensitivity", paper="zhang2017", kind="lemma")]
+    ['zhang2017.lemma2', 'zhang2017.lemma3']
+    """
+    from dptheory import registry
+    words = [w.lower() for w in str(text).split()]
+    out = []
+    for item in registry.items().values():
+        if paper and item.paper != paper:
+            continue
+        if kind and item.kind != kind:
+            continue
+        if category and item.category != category:
+            continue
+        if provenance and item.provenance != provenance:
+            continue
+        hay = " ".join((item.id, item.title, item.statement, item.measured, item.source,
+                        item.notes, item.category)).lower()
+        if all(w in hay for w in words):
+            out.append(item)
+    return out
+
+
+# ----------------------------------------------------------------------------- symbols
+def _letter(latex: str) -> str | None:
+    """A typed name for a printed letter: ``\\eta`` -> ``eta``, ``D_f`` -> ``D_f``."""
+    name = latex.replace("\\", "").replace("{", "").replace("}", "").strip()
+    return name if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) else None
+
+
+@functools.lru_cache(maxsize=None)
+def _paper_letters() -> dict[str, tuple[tuple[str, str], ...]]:
+    """``{printed letter: ((registered name, paper), ...)}`` over every catalog's notation."""
+    from dptheory import registry
+    out: dict[str, set[tuple[str, str]]] = {}
+    for item in registry.items().values():
+        for sym, latex in item.notation.items():
+            letter = _letter(latex)
+            if letter and letter != sym.name:
+                out.setdefault(letter, set()).add((sym.name, item.paper))
+    return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+def aliases(item: "Theorem | None" = None) -> dict[str, str]:
+    """Names accepted for symbols besides their registered names: ``{alias: name}``.
+
+    Without an item: the letters of the symbols' LaTeX (``epsilon`` for eps, ``Delta_F``
+    for Fgap) and the papers' printed letters, each only where it means one symbol across
+    every catalog. With an item: also the letters that item prints (``N`` for n and ``L``
+    for beta in tran2022), for the symbols it uses.
+
+    Parameters
+    ----------
+    item : Theorem, optional
+
+    Returns
+    -------
+    dict
+    """
+    from dptheory.symbolic.symbols import registered
+    reg = registered()
+    meanings: dict[str, set[str]] = {}
+    for name, info in reg.items():
+        letter = _letter(info.latex)
+        if letter and letter != name:
+            meanings.setdefault(letter, set()).add(name)
+    for letter, pairs in _paper_letters().items():
+        meanings.setdefault(letter, set()).update(m for m, _ in pairs)
+    out = {k: next(iter(v)) for k, v in meanings.items() if len(v) == 1 and k not in reg}
+    if item is not None:
+        out.update(_item_letters(item))
+    return out
+
+
+def _item_letters(item: "Theorem") -> dict[str, str]:
+    """The letters ``item`` prints for the symbols it uses: ``{letter: registered name}``;
+    a registered name the item itself uses keeps its own meaning."""
+    used = item.free_symbols()
+    own: dict[str, set[str]] = {}
+    for sym, latex in item.notation.items():
+        letter = _letter(latex)
+        if letter and letter != sym.name and sym in used:
+            own.setdefault(letter, set()).add(sym.name)
+    used_names = {s.name for s in used}
+    return {k: next(iter(v)) for k, v in own.items() if len(v) == 1 and k not in used_names}
+
+
+def resolve_symbol(name: Any, item: "Theorem | None" = None, *, option: str = "symbol") -> "sp.Symbol":
+    """The registered symbol meant by ``name``: a SymPy symbol, a registered name, or a
+    letter the paper prints (``N``, ``L``, ``R`` in tran2022; ``p`` in wang2020).
+
+    Parameters
+    ----------
+    name : str or sympy.Symbol
+    item : the item whose printed letters to accept first.
+    option : how the caller names the value in error messages (``--set``, ``values``).
+
+    Returns
+    -------
+    sympy.Symbol
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, with the nearest names and the meanings of a letter that
+        different papers use differently.
+
+    Examples
+    --------
+    >>> resolve_symbol("epsilon")
+    eps
+    >>> resolve_symbol("L")
+    Traceback (most recent call last):
+    ...
+    dptheory.errors.UsageError: symbol: 'L' means different things in different papers (G in wang2020, zhang2017, zhang2021; beta in tran2022); give an item or the registered name
+    """
+    import sympy as sp
+
+    from dptheory.symbolic.symbols import registered
+    if isinstance(name, sp.Symbol):
+        return name
+    if not isinstance(name, str):
+        raise UsageError(f"{option}: a symbol name must be a str, got {type(name).__name__}")
+    reg = registered()
+    if item is not None:
+        own = _item_letters(item)
+        if name in own:
+            return reg[own[name]].symbol
+    if name in reg:
+        return reg[name].symbol
+    alias = aliases(None)
+    if name in alias:
+        return reg[alias[name]].symbol
+    meanings = _paper_letters().get(name)
+    if meanings:
+        by_name: dict[str, list[str]] = {}
+        for m, paper in meanings:
+            by_name.setdefault(m, []).append(paper)
+        text = "; ".join(f"{m} in {', '.join(ps)}" for m, ps in by_name.items())
+        raise UsageError(f"{option}: {name!r} means different things in different papers "
+                         f"({text}); give an item or the registered name")
+    close = suggest(name, [*reg, *alias])
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    raise UsageError(f"{option}: unknown symbol {name!r}{hint} (`dptheory show ID` lists an "
+                     "item's symbols)")
+
+
+# ----------------------------------------------------------------------------- compare
+def _quantity(item: "Theorem") -> str:
+    unit = "" if item.measured_unit is None else f" [{item.measured_unit}]"
+    return f"{item.measured or 'an unnamed quantity'}{unit}"
+
+
+def compare_items(a: "str | Theorem", b: "str | Theorem", *, vary: Any = "n",
+                  at: Mapping[Any, float] | None = None, derived: bool = False) -> "Comparison":
+    """Compare two items' stated rates (or, with ``derived``, their explicit bounds at the
+    settings) along ``vary``; see :func:`dptheory.symbolic.compare.compare`.
+
+    The result warns when the two items bound different quantities or units: their rates
+    are then ordered as numbers only. Error rates (upper bounds) are compared with vacuity:
+    regimes where both rates are at least 1 (their constants normalised to 1) are marked.
+
+    Parameters
+    ----------
+    a, b : ids or Theorems.
+    vary : the growing variable (name, printed letter, or symbol).
+    at : values of other variables, ``{name or symbol: number}``. When only ``vary`` is left
+        free the full rates are compared with their constants, on the whole positive axis.
+    derived : compare the bounds with the settings substituted instead of the stated rates.
+
+    Returns
+    -------
+    Comparison
+    """
+    from dptheory.symbolic.asymptotics import NotDerivable
+    from dptheory.symbolic.compare import compare
+    from dptheory.symbolic.derive import scaling_of, substitute_settings
+
+    items = [get(x) if isinstance(x, str) else x for x in (a, b)]
+    v = resolve_symbol(vary, items[0], option="vary")
+    fixed = {resolve_symbol(k, items[0], option="at"): float(x) for k, x in (at or {}).items()}
+    if v in fixed:
+        raise UsageError(f"vary {v} is also given a value")
+    exprs = []
+    for item in items:
+        if derived:
+            if item.bound is None:
+                raise UsageError(f"{item.id} has no explicit bound to derive from")
+            exprs.append(substitute_settings(item.bound, item.settings, scaling_of(item)))
+        else:
+            if item.rate is None:
+                raise UsageError(f"{item.id} has no stated rate")
+            exprs.append(item.rate)
+    warnings = []
+    ia, ib = items
+    if (ia.measured_unit is not None and ib.measured_unit is not None
+            and ia.measured_unit != ib.measured_unit):
+        warnings.append(f"{ia.id} bounds {_quantity(ia)} and {ib.id} bounds {_quantity(ib)}: "
+                        "different quantities in different units; the rates are ordered as "
+                        "numbers only")
+    elif ia.measured and ib.measured and ia.measured != ib.measured:
+        warnings.append(f"{ia.id} bounds {ia.measured} and {ib.id} bounds {ib.measured}: "
+                        "different quantities (same unit)")
+    if ia.direction != ib.direction:
+        warnings.append(f"{ia.id} is an {ia.direction} bound and {ib.id} a {ib.direction} bound")
+    vacuity = ia.direction == ib.direction == "upper" and {ia.category, ib.category} <= {
+        "utility", "stability", "comparison", ""}
+    try:
+        c = compare(exprs[0], exprs[1], vary=v, growing={**ib.growing, **ia.growing},
+                    fixed=fixed, names=(ia.id, ib.id), vacuity=vacuity)
+    except NotDerivable as exc:
+        raise UsageError(f"cannot compare: {exc}") from None
+    c.warnings = warnings
+    return c
+
+
+def sensitivities(item: "str | Theorem | None" = None) -> dict[str, Any]:
+    """The sensitivity lemmas of the catalog: ``{"<item id>:<name>": Sensitivity}``.
+
+    Parameters
+    ----------
+    item : restrict to one item (id or Theorem).
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> s = sensitivities("yang2022.lemma3.1")["yang2022.lemma3.1:clip"]
+    >>> s.expr, s.relation
+    (2*C, 'replace-one')
+    """
+    from dptheory import registry
+    chosen = ([get(item) if isinstance(item, str) else item] if item is not None
+              else registry.items().values())
+    return {f"{it.id}:{name}": s for it in chosen for name, s in it.sensitivities.items()}

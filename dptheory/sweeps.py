@@ -1,0 +1,386 @@
+"""Custom sweeps from Python: :func:`sweep` runs an algorithm on an objective over a grid of
+values and returns a tidy :class:`SweepResult` (records, ``to_frame()``, ``plot()``).
+
+A sweep goes through the engine's own machinery, with no second path: its cells run with
+:func:`dptheory.parallel.run_cells` (joblib or Dask; results independent of the worker count),
+each cell's seed is :func:`dptheory.parallel.cell_seed` of its key, and with ``store=`` every
+finished cell is committed to a :class:`dptheory.store.Store`, so an interrupted sweep resumes
+without recomputing anything. Algorithms and objectives are the registered ones
+(``dptheory algorithms``, ``dptheory objectives``).
+
+With ``theorem=``, every point also carries the theorem's explicit bound (the *theory
+line*) evaluated at the objective's certified constants (bound through the theorem's own
+assumptions), the point's n, d, eps, delta and the run's parameters (T, step sizes, ...);
+where the bound hides constants or needs a value nothing provides, the stated rate (its
+constants set to 1) is given instead, and the missing values are named.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from dptheory.errors import UsageError
+
+__all__ = ["sweep", "SweepResult", "run_cell", "theory_values"]
+
+_POINT_KEYS = ("n", "d", "eps", "delta")
+
+
+def theory_values(theorem: Any, objective: Any, data: Any, values: Mapping[str, float]) -> dict[str, float]:
+    """Values for ``theorem``'s symbols at an instance: the objective's certified constants,
+    matched through the theorem's own assumptions (``Lipschitz(G)`` of the theorem binds G to
+    the objective's declared Lipschitz constant), then ``values`` (which win).
+
+    Returns
+    -------
+    dict
+        ``{registered symbol name: number}``.
+    """
+    out: dict[str, float] = {}
+    concrete = {type(a): a for a in objective.assumptions(data)}
+    for a in theorem.assumptions:
+        c = concrete.get(type(a))
+        if c is None:
+            continue
+        for sym, value in a.binding(c).items():
+            try:
+                out[sym.name] = float(value)
+            except (TypeError, ValueError):
+                pass
+    out.update({k: float(v) for k, v in values.items()})
+    return out
+
+
+def _theory(theorem_id: str, objective: Any, data: Any, values: dict[str, float]) -> dict[str, Any]:
+    """The theorem's bound (or its stated rate) at the instance, or why not."""
+    from dptheory import catalog
+    item = catalog.get(theorem_id)
+    env = theory_values(item, objective, data, values)
+    from dptheory.symbolic.symbols import registered
+    reg = registered()
+    given = {reg[k].symbol: v for k, v in env.items() if k in reg}
+    out: dict[str, Any] = {"bound": None, "rate": None, "missing": []}
+    for what in ("bound", "rate"):
+        if getattr(item, what) is None:
+            continue
+        missing = item.needs(what, given)
+        if missing:
+            out["missing"] = sorted({*out["missing"], *(str(s) for s in missing)})
+            continue
+        try:
+            out[what] = float(item.evaluate(what, given))
+        except (ValueError, ArithmeticError) as exc:
+            out[f"{what}_error"] = str(exc)
+    return out
+
+
+_PREFERRED = ("excess_risk", "grad_norm", "min_grad_norm", "grad_norm_sq", "grad_norm_avg")
+
+
+def default_metric(measured: Sequence[str], theorem: Any = None) -> str:
+    """The metric a theorem bounds, read from its measured quantity (``||grad ...||^2`` ->
+    ``grad_norm_sq``, ``min_t ||grad ...||`` -> ``min_grad_norm``, ``||grad ...||`` ->
+    ``grad_norm``, a risk or ``F(...)`` -> ``excess_risk``), else the first of the usual
+    ones the run measures."""
+    text = (getattr(theorem, "measured", "") or "").replace(" ", "")
+    guess = None
+    if "grad" in text:
+        guess = ("grad_norm_sq" if "||^2" in text else
+                 "min_grad_norm" if text.startswith("min") else "grad_norm")
+    elif "F(" in text or "risk" in text.lower():
+        guess = "excess_risk"
+    if guess in measured:
+        return guess
+    return next((m for m in _PREFERRED if m in measured), measured[0] if measured else "")
+
+
+def run_cell(cell: dict[str, Any]) -> dict[str, Any]:
+    """One cell of a sweep (top level, so it pickles): build the objective and its data set,
+    run the algorithm on ``reps`` replicates from ``first_replicate``, return the metrics per
+    replicate and the theory values."""
+    from dptheory import registry
+    point = dict(cell["point"])
+    obj_params = dict(cell.get("objective_params", {}))
+    if "d" in point:
+        obj_params["d"] = int(point["d"])
+    obj = registry.objective(cell["objective"], **obj_params)
+    n = int(point.get("n", cell.get("n", 256)))
+    data = obj.make_data(n, int(cell["data_seed"]) % (2 ** 32))
+    alg = registry.algorithm(cell["algorithm"])
+    params = {**cell.get("params", {}), **{k: v for k, v in point.items() if k not in _POINT_KEYS}}
+    eps = float(point.get("eps", cell.get("eps", 1.0)))
+    delta = float(point.get("delta", cell.get("delta", 1e-5)))
+    res = alg(obj, data, eps=eps, delta=delta, reps=int(cell["reps"]), seed=int(cell["seed"]),
+              first_replicate=int(cell["first_replicate"]),
+              calibration=cell.get("calibration", "paper"), **params)
+    metrics = {k: [float(x) for x in np.ravel(np.asarray(v, dtype=float))]
+               for k, v in res.metrics.items()
+               if np.asarray(v).ndim >= 1 and np.asarray(v).shape[0] == int(cell["reps"])}
+    run_params = {k: float(v) for k, v in res.params.items()
+                  if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)}
+    out: dict[str, Any] = {"metrics": metrics, "params": run_params, "d": int(data.d),
+                           "epsilon_paper": float(res.privacy.get("paper", {}).get("epsilon", math.nan))}
+    if cell.get("theorem"):
+        values = {**run_params, **cell.get("at", {}), "n": n, "d": data.d, "eps": eps,
+                  "delta": delta}
+        out["theory"] = _theory(cell["theorem"], obj, data, values)
+    return out
+
+
+@dataclass
+class SweepResult:
+    """The tidy result of :func:`sweep`.
+
+    Attributes
+    ----------
+    records : one dict per (point, data set, replicate): the varied values, ``dataset``,
+        ``replicate``, every metric of the run, and with a theorem ``bound`` / ``rate``.
+    variables : the varied names, in order.
+    metric : the metric plotted and summarised by default.
+    theorem : the theorem id of the theory line ("" without one).
+    missing : symbols the theorem's bound needed that nothing provided.
+    run_id, store : where the cells are stored (None without a store).
+    """
+
+    records: list[dict[str, Any]]
+    variables: list[str]
+    metric: str
+    theorem: str = ""
+    missing: list[str] = field(default_factory=list)
+    run_id: str | None = None
+    store: str | None = None
+    computed: int = 0
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def to_frame(self) -> Any:
+        """The records as a pandas DataFrame (pandas is optional: ``pip install pandas``).
+
+        Raises
+        ------
+        ImportError
+            When pandas is not installed, saying so.
+        """
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("SweepResult.to_frame() needs pandas, which is not installed; "
+                              "`pip install pandas`, or use .records (a list of dicts)") from None
+        return pd.DataFrame.from_records(self.records)
+
+    def summary(self, metric: str | None = None) -> list[dict[str, Any]]:
+        """Per point: mean, standard error (over every replicate and data set), count, and the
+        theory values (largest over the point's data sets).
+
+        Returns
+        -------
+        list of dict
+        """
+        metric = metric or self.metric
+        groups: dict[tuple, list[dict[str, Any]]] = {}
+        for r in self.records:
+            groups.setdefault(tuple(r[v] for v in self.variables), []).append(r)
+        out = []
+        for key, rows in groups.items():
+            vals = np.array([r[metric] for r in rows], dtype=float)
+            se = float(vals.std(ddof=1) / math.sqrt(vals.size)) if vals.size > 1 else math.nan
+            row = {**dict(zip(self.variables, key)), "metric": metric, "mean": float(vals.mean()),
+                   "se": se, "count": int(vals.size)}
+            for what in ("bound", "rate"):
+                got = [r[what] for r in rows if r.get(what) is not None]
+                row[what] = max(got) if got else None
+            out.append(row)
+        return out
+
+    def slope(self, metric: str | None = None) -> float:
+        """Least-squares slope of log(mean metric) against log(the varied value) (one varied
+        numeric variable)."""
+        if len(self.variables) != 1:
+            raise ValueError(f"slope() needs one varied variable, the sweep varies {self.variables}")
+        rows = self.summary(metric)
+        x = np.log([float(r[self.variables[0]]) for r in rows])
+        y = np.log([r["mean"] for r in rows])
+        return float(np.polyfit(x, y, 1)[0])
+
+    def plot(self, ax: Any = None, *, metric: str | None = None, x: str | None = None) -> Any:
+        """Means with 95% error bars against the varied value on log-log axes, with the
+        theory line (the bound, else the stated rate with constants 1). Returns the Axes
+        (``ax``, or a new Figure's: the matplotlib backend is left alone)."""
+        from dptheory.plotting import new_axes
+        x = x or self.variables[0]
+        rows = sorted(self.summary(metric), key=lambda r: r[x])
+        ax = new_axes(ax)
+        xs = [r[x] for r in rows]
+        means = np.array([r["mean"] for r in rows])
+        err = 1.96 * np.nan_to_num(np.array([r["se"] for r in rows]))
+        ax.errorbar(xs, means, yerr=err, marker="o", ms=4, capsize=3,
+                    label=f"{rows[0]['metric'] if rows else metric} (mean, 95%)")
+        for what, style in (("bound", "--"), ("rate", ":")):
+            ys = [r[what] for r in rows]
+            if all(v is not None and v > 0 for v in ys) and ys:
+                label = (f"{self.theorem} bound" if what == "bound"
+                         else f"{self.theorem} stated rate (constants 1)")
+                ax.plot(xs, ys, style, color="k", label=label)
+                break
+        ax.set_xscale("log")
+        if np.all(means > 0):
+            ax.set_yscale("log")
+        ax.set_xlabel(x)
+        ax.set_ylabel(rows[0]["metric"] if rows else "")
+        ax.legend(fontsize=8)
+        return ax
+
+    def _repr_html_(self) -> str:
+        from dptheory.display import html_table
+        rows = self.summary()
+        cols = [*self.variables, "mean", "se", "count", "bound", "rate"]
+        head = (f"<p>{len(self.records)} records; metric <code>{self.metric}</code>"
+                + (f"; theorem <code>{self.theorem}</code>" if self.theorem else "") + "</p>")
+        return head + html_table(rows, cols)
+
+
+def _points(vary: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    if not isinstance(vary, Mapping) or not vary:
+        raise UsageError("vary must be a non-empty mapping {name: [values, ...]}")
+    names = list(vary)
+    for k, vals in vary.items():
+        if isinstance(vals, (str, bytes)) or not isinstance(vals, Sequence) or not vals:
+            raise UsageError(f"vary[{k!r}] must be a non-empty list of values, got {vals!r}")
+    return [dict(zip(names, combo)) for combo in itertools.product(*(vary[k] for k in names))]
+
+
+def _validate_point(p: Mapping[str, Any]) -> None:
+    for k in ("n", "d"):
+        if k in p and (isinstance(p[k], bool) or not isinstance(p[k], (int, np.integer))
+                       or p[k] < (2 if k == "n" else 1)):
+            raise UsageError(f"{k} must be an integer >= {2 if k == 'n' else 1}, got {p[k]!r}")
+    if "eps" in p and not (isinstance(p["eps"], (int, float)) and 0 < p["eps"] < math.inf):
+        raise UsageError(f"eps must be a finite number > 0, got {p['eps']!r}")
+    if "delta" in p and not (isinstance(p["delta"], (int, float)) and 0 <= p["delta"] < 1):
+        raise UsageError(f"delta must be in [0, 1), got {p['delta']!r}")
+
+
+def sweep(algorithm: str, objective: str | tuple[str, Mapping[str, Any]], vary: Mapping[str, Sequence[Any]],
+          *, reps: int = 16, theorem: str | None = None, seed: int = 0, n_jobs: int = 1,
+          fixed: Mapping[str, Any] | None = None, datasets: int = 1, block: int | None = None,
+          metric: str | None = None, at: Mapping[str, float] | None = None,
+          calibration: str = "paper", store: Any = None, scheduler: str | None = None,
+          progress: bool = True) -> SweepResult:
+    """Run ``algorithm`` on ``objective`` over the grid ``vary`` and collect tidy records.
+
+    Parameters
+    ----------
+    algorithm : a registered algorithm id (``dptheory algorithms``), e.g. ``"zhang2017.alg1"``.
+    objective : a registered family name, or ``(name, params)`` (e.g. ``("logistic-ridge",
+        {"d": 5, "mu": 0.1})``).
+    vary : ``{name: [values]}``; names ``n``, ``d``, ``eps``, ``delta`` or any parameter of
+        the algorithm. Several names give their product grid.
+    reps : replicates per point and data set.
+    theorem : a catalog id whose bound (or stated rate) each point carries.
+    seed : base seed; every cell's seed is ``cell_seed(seed, its key)``.
+    n_jobs : workers (``-1`` all cores; ``1`` in this process). Results do not depend on it.
+    fixed : values for every point (``eps``, ``delta``, ``n`` or algorithm parameters).
+    datasets : independent data sets per point (each with its own seed).
+    block : replicates per cell (default ``reps``: one cell per point and data set).
+    metric : the default metric of ``summary()``/``plot()`` (default: the algorithm's first).
+    at : further values for the theory line (constants the objective does not certify).
+    calibration : ``"paper"`` or ``"tight"`` noise calibration.
+    store : a path or :class:`dptheory.store.Store`: cells are committed there as they
+        finish, and the same call resumes an interrupted sweep.
+    scheduler : a Dask scheduler address (``tcp://host:8786``) instead of local workers.
+    progress : a progress bar on stderr (when it is a terminal).
+
+    Returns
+    -------
+    SweepResult
+
+    Examples
+    --------
+    >>> r = sweep("zhang2017.alg1", ("logistic-ridge", {"d": 3}), {"n": [64, 128]}, reps=4,
+    ...           fixed={"eps": 1.0, "delta": 0.0}, theorem="zhang2017.thm2.eps")
+    >>> len(r.records), r.metric, r.variables
+    (8, 'excess_risk', ['n'])
+    >>> [round(row["bound"], 4) > 0 for row in r.summary()]
+    [True, True]
+    """
+    from dptheory.parallel import cell_seed, run_cells
+    from dptheory.store import Store
+
+    if not isinstance(algorithm, str):
+        raise UsageError(f"algorithm must be a registered id (str), got {type(algorithm).__name__}")
+    from dptheory import registry
+    registry.algorithm(algorithm)                    # unknown ids fail here, with suggestions
+    name, obj_params = (objective, {}) if isinstance(objective, str) else objective
+    if not isinstance(name, str) or not isinstance(obj_params, Mapping):
+        raise UsageError("objective must be a family name or (name, {params})")
+    registry.objective(name, **dict(obj_params))
+    if theorem is not None:
+        from dptheory import catalog
+        catalog.get(theorem)
+    for label, value, low in (("reps", reps, 1), ("datasets", datasets, 1),
+                              ("block", block if block is not None else reps, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise UsageError(f"{label} must be an integer >= {low}, got {value!r}")
+    if calibration not in ("paper", "tight"):
+        raise UsageError(f"calibration must be 'paper' or 'tight', got {calibration!r}")
+    fixed = dict(fixed or {})
+    points = _points(vary)
+    for p in points:
+        _validate_point({**fixed, **p})
+    block = int(block or reps)
+    base = {k: v for k, v in fixed.items() if k in _POINT_KEYS}
+    params = {k: v for k, v in fixed.items() if k not in _POINT_KEYS}
+    cells = []
+    for p in points:
+        point = {**base, **p}
+        for j in range(int(datasets)):
+            key = {"algorithm": algorithm, "objective": name, "objective_params": dict(obj_params),
+                   "point": point, "params": params, "dataset": j, "calibration": calibration}
+            s = cell_seed(int(seed), key)
+            for start in range(0, int(reps), block):
+                cells.append({**key, "seed": s, "data_seed": s, "first_replicate": start,
+                              "reps": min(block, int(reps) - start), "theorem": theorem or "",
+                              "at": dict(at or {})})
+    st, run_id = None, None
+    if store is not None:
+        st = store if isinstance(store, Store) else Store(Path(store))
+        config = json.dumps({"cells": [c for c in cells]}, sort_keys=True, default=str)
+        run_id = "sweep-" + hashlib.sha256(config.encode()).hexdigest()[:12]
+    got = run_cells(run_cell, cells, store=st, run_id=run_id, n_jobs=n_jobs,
+                    scheduler=scheduler, progress=progress,
+                    command=f"dptheory.sweep({algorithm!r}, {name!r})")
+    records, missing = [], set()
+    from dptheory.store import cell_key
+    for c in cells:
+        res = got[cell_key(c)]
+        theory = res.get("theory") or {}
+        missing.update(theory.get("missing", []))
+        metrics = res["metrics"]
+        for r in range(int(c["reps"])):
+            rec = {**{k: c["point"][k] for k in vary}, "dataset": c["dataset"],
+                   "replicate": c["first_replicate"] + r}
+            rec.update({k: v[r] for k, v in metrics.items()})
+            if theorem:
+                rec["bound"] = theory.get("bound")
+                rec["rate"] = theory.get("rate")
+            records.append(rec)
+    from dptheory import catalog as _catalog
+    measured = list(records[0]) if records else []
+    chosen = metric or default_metric(measured, _catalog.get(theorem) if theorem else None)
+    if records and chosen not in records[0]:
+        raise UsageError(f"metric {chosen!r} is not measured by {algorithm}; choose from "
+                         f"{sorted(k for k in records[0] if k not in ('dataset', 'replicate'))}")
+    if st is not None and not isinstance(store, Store):
+        st.close()
+    return SweepResult(records, list(vary), chosen, theorem or "", sorted(missing), run_id,
+                       None if store is None else str(getattr(store, "path", store)),
+                       len(got.computed))

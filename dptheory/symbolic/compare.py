@@ -1,0 +1,632 @@
+"""Comparison of two rates: exponents, regimes (where each is smaller) and crossovers.
+
+Smaller is better (rates of error, sample sizes). Two modes:
+
+* **Symbolic** (more than one variable left free): the leading terms under the scaling (n,
+  d grow, eps shrinks, ...) and the regimes as Boolean combinations of monomial
+  inequalities, decided exactly by linear programs on the scaling cone
+  (:mod:`dptheory.symbolic.regimes`). With values fixed (``fixed=``), each boundary keeps
+  the terms' constants (``n = 1.764e14 d^8``, not ``n = d^8``).
+* **Numeric** (only ``vary`` left free once ``fixed`` is substituted): the *full*
+  expressions, constants and polylog factors included, compared on the whole positive axis
+  ``(1e-300, 1e300)``. A crossover is exact when both sides are single monomials, else
+  bracketed by a log-space grid and refined by bisection to about 1e-15 relative, at 30
+  significant digits (mpmath), so values far beyond float range cause no overflow. For
+  sums of monomials the generalized Descartes rule of signs bounds the number of positive
+  crossovers; when the bound is reached the list is complete, and the result says so.
+
+With ``vacuity=True`` (upper bounds of an error, normalised so that hidden constants are
+1), a rate at or above 1 says nothing: regimes note where *both* rates are vacuous, and the
+readable form of a regime drops the inequalities that always hold where both are
+non-vacuous (``1 < d^(5/2) eps n`` when both rates need ``eps n >= sqrt(d)`` to be below 1).
+
+Regimes are stated as readable inequalities, solved for ``vary`` where possible
+(:func:`plain`, :func:`isolate`); the SymPy forms are kept beside them for ``--json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import sympy as sp
+
+from dptheory.symbolic.asymptotics import Scaling, Term, exponent_along, leading_terms
+from dptheory.symbolic.derive import _power_of
+from dptheory.symbolic.memo import simplify
+from dptheory.symbolic.regimes import Atom, Regime, max_lt
+from dptheory.symbolic.symbols import S
+
+__all__ = ["Comparison", "compare", "numeric_crossovers", "plain", "isolate", "SEARCH_RANGE"]
+
+#: The part of the positive axis a numeric crossover search covers.
+SEARCH_RANGE = (1e-300, 1e300)
+_GRID = 2401            # log-grid points over SEARCH_RANGE: 0.25 decades apart
+_DPS = 30               # mpmath digits for the numeric comparison
+_POLYLOG = (S.delta, S.T)
+
+
+# ----------------------------------------------------------------------------- text
+def _round_floats(e: sp.Basic, digits: int = 4) -> sp.Basic:
+    return e.xreplace({f: (sp.Integer(int(f)) if f == int(f) and abs(f) < 1e6 else sp.Float(f, digits))
+                       for f in e.atoms(sp.Float)})
+
+
+_OPS = {sp.StrictLessThan: "<", sp.LessThan: "<=", sp.StrictGreaterThan: ">",
+        sp.GreaterThan: ">=", sp.Equality: "=", sp.Unequality: "!="}
+
+
+def plain(e: Any) -> str:
+    """A readable one-line form of a SymPy expression or relation.
+
+    ``**`` becomes ``^``, ``&``/``|`` become ``and``/``or``, ``Eq(a, b)`` becomes ``a = b``
+    and floats keep 4 significant digits.
+
+    Parameters
+    ----------
+    e : sympy expression, relation or Boolean (or anything ``sympify`` reads)
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> n, d, eps = sp.symbols("n d eps", positive=True)
+    >>> plain(sp.And(sp.sqrt(d) < eps * n, n < 10**20.3))
+    'n < 1.995e+20 and sqrt(d) < eps*n'
+    >>> plain(sp.Eq(n, 2.01**14 * d**8, evaluate=False))
+    'n = 1.757e+4*d^8'
+    """
+    e = sp.sympify(e)
+    if e is sp.true:
+        return "always"
+    if e is sp.false:
+        return "never"
+    if isinstance(e, sp.And):
+        return " and ".join(plain(a) for a in e.args)
+    if isinstance(e, sp.Or):
+        return " or ".join(f"({plain(a)})" if isinstance(a, sp.And) else plain(a) for a in e.args)
+    for kind, op in _OPS.items():
+        if isinstance(e, kind):
+            return f"{plain(e.lhs)} {op} {plain(e.rhs)}"
+    return sp.sstr(_round_floats(e)).replace("**", "^")
+
+
+def isolate(lhs: sp.Expr, rhs: sp.Expr, v: sp.Symbol, op: str = "<") -> sp.Basic:
+    """``lhs op rhs`` (``op`` in ``<``, ``<=``, ``=``) solved for ``v`` when both sides are
+    products of powers (all symbols positive); otherwise the relation as given.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> n, d, eps = sp.symbols("n d eps", positive=True)
+    >>> isolate(sp.sqrt(d), eps * n, n)
+    n > sqrt(d)/eps
+    >>> isolate(n**sp.Rational(-1, 2), 27.9 * n**sp.Rational(-4, 7), n, "=")
+    Eq(n, 1.73...e+20)
+    """
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    build = {"<": sp.StrictLessThan, "<=": sp.LessThan,
+             "=": lambda a, b: sp.Eq(a, b, evaluate=False)}[op]
+    r = sp.powsimp(lhs / rhs, force=True)
+    k = _power_of(r, v)
+    if k is None or k == 0 or not k.is_number:
+        return build(lhs, rhs)
+    c = sp.powsimp(r / v**k, force=True)
+    if v in c.free_symbols:
+        return build(lhs, rhs)
+    bound = sp.powsimp(c ** (-1 / k), force=True)        # c v^k < 1  <=>  v^k < 1/c
+    if not bound.free_symbols:
+        bound = sp.Float(sp.N(bound, 17), 17)
+    if op == "=":
+        return sp.Eq(v, bound, evaluate=False)
+    if k > 0:
+        return sp.StrictLessThan(v, bound) if op == "<" else sp.LessThan(v, bound)
+    return sp.StrictGreaterThan(v, bound) if op == "<" else sp.GreaterThan(v, bound)
+
+
+# ----------------------------------------------------------------------------- result
+@dataclass
+class Comparison:
+    """Two rates compared along ``vary``: what :func:`compare` returns.
+
+    Attributes
+    ----------
+    a, b : names of the two rates.
+    vary : the variable that grows.
+    exponent_a, exponent_b, ratio_exponent : exponents in ``vary`` (SymPy strings).
+    crossover : the boundaries as SymPy equations (strings).
+    regimes : one dict per side that is better somewhere: ``better``, ``when`` (the exact
+        region, SymPy), ``text`` (readable, atoms that always hold where both rates are
+        non-vacuous dropped), ``parts`` (per disjunct: ``text``, ``when``, ``vacuous``:
+        ``"both"``, the name of the one vacuous rate, or ``""``); numeric mode adds
+        ``interval`` and ``vacuous_intervals``.
+    leading_a, leading_b : the compared forms (leading terms, or the full expressions in
+        numeric mode).
+    crossovers : per crossover ``equation`` (SymPy), ``text``, ``value`` (numeric), ``method``
+        (``exact``, ``bracketed`` or ``symbolic``), ``bracket``.
+    complete : numeric mode: whether every crossover on the search range was found, and why.
+    warnings : e.g. different measured quantities or units (set by the caller).
+    mode : ``"symbolic"`` or ``"numeric"``.
+    """
+
+    a: str
+    b: str
+    vary: str
+    exponent_a: str
+    exponent_b: str
+    ratio_exponent: str
+    crossover: list[str]
+    regimes: list[dict[str, Any]]
+    leading_a: str
+    leading_b: str
+    crossovers: list[dict[str, Any]] = field(default_factory=list)
+    complete: str = ""
+    warnings: list[str] = field(default_factory=list)
+    mode: str = "symbolic"
+    fixed: dict[str, float] = field(default_factory=dict)
+    expressions: tuple[Any, Any] | None = field(default=None, repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (SymPy forms as strings; the expressions themselves dropped)."""
+        out = {k: v for k, v in self.__dict__.items() if k != "expressions"}
+        return out
+
+    # -- text ------------------------------------------------------------------------
+    def lines(self) -> list[str]:
+        """The readable report, one line per fact (what ``str()`` joins)."""
+        out = [f"warning: {w}" for w in self.warnings]
+        out += [f"{self.a}: {self.leading_a}   (exponent in {self.vary}: {self.exponent_a})",
+                f"{self.b}: {self.leading_b}   (exponent in {self.vary}: {self.exponent_b})",
+                f"ratio exponent: {self.ratio_exponent}"]
+        for r in self.regimes:
+            for p in r.get("parts", [r]):
+                out.append(f"{r['better']} is better {p['text']}")
+        if not self.regimes:
+            out.append("same order everywhere")
+        if self.crossovers:
+            out.append("crossover: " + "; ".join(c["text"] for c in self.crossovers))
+        if self.complete:
+            out.append(self.complete)
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def _repr_html_(self) -> str:
+        from html import escape
+        rows = "".join(f"<tr><td>{escape(r['better'])}</td><td>{escape(p['text'])}</td></tr>"
+                       for r in self.regimes for p in r.get("parts", [r]))
+        cross = "; ".join(escape(c["text"]) for c in self.crossovers) or "none"
+        warn = "".join(f"<p><b>warning:</b> {escape(w)}</p>" for w in self.warnings)
+        return (f"{warn}<p><code>{escape(self.a)}</code>: {escape(self.leading_a)} "
+                f"(exponent in {escape(self.vary)}: {escape(self.exponent_a)})<br>"
+                f"<code>{escape(self.b)}</code>: {escape(self.leading_b)} "
+                f"(exponent in {escape(self.vary)}: {escape(self.exponent_b)})</p>"
+                f"<table><tr><th>better</th><th>when</th></tr>{rows}</table>"
+                f"<p>crossover: {cross}</p>")
+
+    # -- figure ----------------------------------------------------------------------
+    def plot(self, ax: Any = None, *, y: str | None = None,
+             x_range: tuple[float, float] | None = None,
+             y_range: tuple[float, float] = (1.0, 1e4)) -> Any:
+        """Draw the comparison on ``ax`` (a new Figure's Axes when None) and return the Axes.
+
+        Numeric mode: both rates against ``vary`` on log-log axes, crossovers marked.
+        Symbolic mode: the regime map, log10(a/b) over ``vary`` and ``y`` (another free
+        variable; every other one must have been fixed). The matplotlib backend is never
+        changed (no pyplot).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+        y : name of the second axis of a regime map (default: the other free variable).
+        x_range, y_range : plotted ranges (default x: around the crossovers, or 1e2..1e8).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        from dptheory.plotting import new_axes, rates_figure, regime_map_figure
+        from dptheory.symbolic.symbols import lookup
+        if self.expressions is None:
+            raise ValueError("this comparison carries no expressions to plot")
+        a, b = self.expressions
+        fixed = {lookup(k): v for k, v in self.fixed.items()}
+        v = lookup(self.vary)
+        if x_range is None:
+            xs = [c["value"] for c in self.crossovers if c.get("value")]
+            x_range = (min(xs) / 1e3, max(xs) * 1e3) if xs else (1e2, 1e8)
+        ax = new_axes(ax)
+        if self.mode == "numeric":
+            return rates_figure(a, b, v, x_range, (self.a, self.b),
+                                [c["value"] for c in self.crossovers if c.get("value")], ax)
+        free = sorted((sp.sympify(a).free_symbols | sp.sympify(b).free_symbols) - set(fixed) - {v},
+                      key=str)
+        ysym = lookup(y) if y else (free[0] if free else None)
+        if ysym is None:
+            raise ValueError("a regime map needs a second free variable (y=)")
+        from dptheory.symbolic.derive import regime_map
+        grid = regime_map(a, b, (v, *x_range), (ysym, *y_range), fixed)
+        return regime_map_figure(grid, (self.a, self.b), ax=ax)
+
+
+# ----------------------------------------------------------------------------- numeric
+def _log_function(expr: sp.Expr, v: sp.Symbol) -> Callable[[Any], Any]:
+    """t -> log(expr at v = e^t) in mpmath (nan where expr is not a positive real)."""
+    import mpmath
+    f = sp.lambdify(v, expr, modules="mpmath")
+
+    def g(t: Any) -> Any:
+        try:
+            val = f(mpmath.exp(t))
+        except (ZeroDivisionError, ValueError, OverflowError):
+            return mpmath.nan
+        if isinstance(val, mpmath.mpc):
+            if abs(val.imag) > 1e-20 * abs(val.real):
+                return mpmath.nan
+            val = val.real
+        val = mpmath.mpf(val)
+        return mpmath.log(val) if val > 0 else mpmath.nan
+    return g
+
+
+def _roots(h: Callable[[Any], Any], ts: Sequence[Any], hs: Sequence[Any]) -> list[tuple[Any, Any, Any]]:
+    """Sign changes of h on the grid, refined by bisection: (root, lo, hi) in t."""
+    import mpmath
+    out = []
+    for i in range(len(ts) - 1):
+        h0, h1 = hs[i], hs[i + 1]
+        if mpmath.isnan(h0) or mpmath.isnan(h1):
+            continue
+        if h0 == 0:
+            out.append((ts[i], ts[i], ts[i]))
+            continue
+        if h0 * h1 < 0:
+            lo, hi = ts[i], ts[i + 1]
+            for _ in range(90):          # width 0.58 / 2^90: far below float resolution
+                mid = (lo + hi) / 2
+                hm = h(mid)
+                if mpmath.isnan(hm):
+                    break
+                if (hm < 0) == (h0 < 0):
+                    lo = mid
+                else:
+                    hi = mid
+            out.append(((lo + hi) / 2, lo, hi))
+    if hs and not mpmath.isnan(hs[-1]) and hs[-1] == 0:
+        out.append((ts[-1], ts[-1], ts[-1]))
+    return out
+
+
+def _monomials(expr: sp.Expr, v: sp.Symbol) -> dict[sp.Expr, sp.Expr] | None:
+    """``{exponent: coefficient}`` when expr is a sum of numeric multiples of powers of v."""
+    out: dict[sp.Expr, sp.Expr] = {}
+    for term in sp.Add.make_args(sp.expand(sp.powsimp(expr, force=True), power_base=True,
+                                           mul=True, multinomial=True)):
+        c, rest = term.as_independent(v, as_Add=False)
+        if not c.is_number:
+            return None
+        k = sp.Integer(0) if rest == 1 else _power_of(rest, v)
+        if k is None or not k.is_number:
+            return None
+        out[k] = out.get(k, sp.Integer(0)) + c
+    return out
+
+
+def _descartes_bound(a: sp.Expr, b: sp.Expr, v: sp.Symbol) -> int | None:
+    """Upper bound on the positive roots of a - b (generalized Descartes rule of signs:
+    the sign changes of the coefficients ordered by exponent), or None if a, b are not
+    sums of powers of v."""
+    ma, mb = _monomials(a, v), _monomials(b, v)
+    if ma is None or mb is None:
+        return None
+    diff = dict(ma)
+    for k, c in mb.items():
+        diff[k] = diff.get(k, sp.Integer(0)) - c
+    signs = [sp.sign(sp.N(diff[k], 30)) for k in sorted(diff, key=lambda e: float(e))]
+    signs = [s for s in signs if s != 0]
+    return sum(1 for s, t in zip(signs, signs[1:]) if s != t)
+
+
+def _exact_crossover(a: sp.Expr, b: sp.Expr, v: sp.Symbol) -> sp.Expr | None:
+    """The crossover of two single monomials c_a v^e_a = c_b v^e_b, exactly."""
+    ma, mb = _monomials(a, v), _monomials(b, v)
+    if not ma or not mb or len(ma) != 1 or len(mb) != 1:
+        return None
+    (ea, ca), (eb, cb) = next(iter(ma.items())), next(iter(mb.items()))
+    if ea == eb or not (ca.is_positive and cb.is_positive):
+        return None
+    return (cb / ca) ** (1 / (ea - eb))
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def numeric_crossovers(a: sp.Expr, b: sp.Expr, v: sp.Symbol, names: tuple[str, str] = ("a", "b"),
+                       lo: float = SEARCH_RANGE[0], hi: float = SEARCH_RANGE[1],
+                       vacuity: bool = False, domain_lo: float | None = None) -> dict[str, Any]:
+    """Crossovers and regimes of two expressions of one variable ``v`` on ``(lo, hi)``.
+
+    Parameters
+    ----------
+    a, b : positive SymPy expressions whose only free symbol is ``v``.
+    v : the variable.
+    names : names of a and b in the regimes.
+    lo, hi : the search range (default the whole float range, 1e-300 to 1e300).
+    vacuity : also mark where both are >= 1 (vacuous error bounds with constants 1).
+    domain_lo : the smallest value ``v`` can take (1 for a sample size): crossovers and
+        regimes below it are left out (the search still covers the whole range, so the
+        completeness statement counts them).
+
+    Returns
+    -------
+    dict
+        ``crossovers`` (each ``value``, ``equation``, ``text``, ``method``, ``bracket``),
+        ``regimes`` (each ``better``, ``interval``, ``when``, ``text``, ``vacuous_intervals``)
+        and ``complete`` (whether every crossover in the range was found, and why).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> n = sp.Symbol("n", positive=True)
+    >>> r = numeric_crossovers(100**sp.Rational(1, 3) * n**sp.Rational(-2, 3),
+    ...                        100**sp.Rational(1, 4) * n**sp.Rational(-1, 2), n)
+    >>> [c["text"] for c in r["crossovers"]], r["crossovers"][0]["method"]
+    (['n = 10'], 'exact')
+    >>> [(x["better"], x["text"]) for x in r["regimes"]]
+    [('b', 'when n < 10'), ('a', 'when n > 10')]
+    """
+    import mpmath
+    if not (0 < lo < hi):
+        raise ValueError(f"the search range must satisfy 0 < lo < hi, got ({lo}, {hi})")
+    a, b = sp.sympify(a), sp.sympify(b)
+    left = (a.free_symbols | b.free_symbols) - {v}
+    if left:
+        raise ValueError(f"numeric comparison needs values for {sorted(map(str, left))}")
+    with mpmath.workdps(_DPS):
+        fa, fb = _log_function(a, v), _log_function(b, v)
+
+        def h(t: Any) -> Any:
+            return fa(t) - fb(t)
+        t0, t1 = mpmath.log(lo), mpmath.log(hi)
+        ts = [t0 + (t1 - t0) * i / (_GRID - 1) for i in range(_GRID)]
+        la, lb = [fa(t) for t in ts], [fb(t) for t in ts]
+        hs = [x - y for x, y in zip(la, lb)]
+        roots = _roots(h, ts, hs)
+        exact = _exact_crossover(a, b, v)
+        dlo = lo if domain_lo is None else max(lo, float(domain_lo))
+        shown = [r for r in roots if float(mpmath.exp(r[0])) >= dlo]
+        crossovers = []
+        for t, rlo, rhi in shown:
+            value = float(mpmath.exp(t))
+            method, bracket = "bracketed", [float(mpmath.exp(rlo)), float(mpmath.exp(rhi))]
+            if exact is not None:
+                value, method, bracket = float(sp.N(exact, 20)), "exact", None
+            eq = sp.Eq(v, sp.Float(value, 15), evaluate=False)
+            crossovers.append({"value": value, "equation": sp.sstr(eq),
+                               "text": f"{v} = {_fmt(value)}", "method": method,
+                               "bracket": bracket})
+        # completeness: the Descartes bound for sums of powers, else the grid spacing
+        bound = _descartes_bound(a, b, v)
+        step = float((t1 - t0) / (_GRID - 1)) / 2.302585092994046
+        if bound is not None and len(roots) >= bound:
+            complete = (f"all crossovers on ({lo:g}, {hi:g}) found: their number equals the "
+                        f"bound of the (generalized) Descartes rule of signs, {bound}")
+            if len(shown) < len(roots):
+                complete += (f"; {len(roots) - len(shown)} of them below the smallest value of "
+                             f"{v} ({dlo:g}) left out")
+        elif bound is not None:
+            complete = (f"{len(roots)} crossovers found on ({lo:g}, {hi:g}); the Descartes rule "
+                        f"allows up to {bound} (others lie outside the range, or two within "
+                        f"{step:.2g} decades of each other)")
+        else:
+            complete = (f"crossovers searched on a log grid of {_GRID} points over ({lo:g}, "
+                        f"{hi:g}) and refined by bisection; two crossovers within {step:.2g} "
+                        "decades of each other could be missed")
+        # regimes: between crossovers; vacuity between the points where a rate crosses 1
+        cuts = sorted({float(mpmath.exp(t)) for t, _, _ in shown})
+        vac_cuts = sorted({float(mpmath.exp(t)) for f, vals in ((fa, la), (fb, lb))
+                           for t, _, _ in _roots(f, ts, vals)}) if vacuity else []
+        edges = [dlo, *cuts, hi]
+        regimes = []
+        for x0, x1 in zip(edges[:-1], edges[1:]):
+            mid = (mpmath.log(x0) + mpmath.log(x1)) / 2
+            hm = h(mid)
+            if mpmath.isnan(hm) or hm == 0:
+                continue
+            better = names[0] if hm < 0 else names[1]
+            vac = []
+            if vacuity:
+                sub = [x0, *[c for c in vac_cuts if x0 < c < x1], x1]
+                for y0, y1 in zip(sub[:-1], sub[1:]):
+                    m = (mpmath.log(y0) + mpmath.log(y1)) / 2
+                    if fa(m) >= 0 and fb(m) >= 0:
+                        if vac and vac[-1][1] == y0:
+                            vac[-1][1] = y1
+                        else:
+                            vac.append([y0, y1])
+            regimes.append(_interval_regime(v, better, x0, x1, dlo, hi, vac))
+    return {"crossovers": crossovers, "regimes": regimes, "complete": complete}
+
+
+def _interval_text(v: sp.Symbol, x0: float, x1: float, lo: float, hi: float) -> tuple[str, sp.Basic]:
+    if x0 <= lo and x1 >= hi:
+        return "everywhere", sp.true
+    if x0 <= lo:
+        return f"{v} < {_fmt(x1)}", sp.StrictLessThan(v, sp.Float(x1, 15))
+    if x1 >= hi:
+        return f"{v} > {_fmt(x0)}", sp.StrictGreaterThan(v, sp.Float(x0, 15))
+    return (f"{_fmt(x0)} < {v} < {_fmt(x1)}",
+            sp.And(sp.StrictGreaterThan(v, sp.Float(x0, 15)), sp.StrictLessThan(v, sp.Float(x1, 15))))
+
+
+def _interval_regime(v: sp.Symbol, better: str, x0: float, x1: float, lo: float, hi: float,
+                     vac: list[list[float]]) -> dict[str, Any]:
+    text, rel = _interval_text(v, x0, x1, lo, hi)
+    note = ""
+    if vac:
+        if len(vac) == 1 and vac[0][0] <= x0 and vac[0][1] >= x1:
+            note = " (both rates >= 1 there: vacuous)"
+        else:
+            where = ", ".join(_interval_text(v, y0, y1, lo, hi)[0] for y0, y1 in vac)
+            note = f" (both rates >= 1, vacuous, for {where})"
+    text = "when " + text if text != "everywhere" else text
+    part = {"text": text + note, "when": sp.sstr(rel),
+            "vacuous": "both" if note.endswith("vacuous)") else ""}
+    return {"better": better, "interval": [x0, x1], "when": sp.sstr(rel), "text": text + note,
+            "vacuous_intervals": vac, "parts": [part]}
+
+
+# ----------------------------------------------------------------------------- symbolic
+def _term_map(terms: Sequence[Term]) -> dict[tuple, Term]:
+    return {tuple(t.exps): t for t in terms}
+
+
+def _atom_relation(at: Atom, sc: Scaling, terms: dict[tuple, Term], v: sp.Symbol,
+                   with_constants: bool, op: str = "<") -> sp.Basic:
+    """An atom as a readable relation, solved for v: with the terms' constants when values
+    were fixed (numbers decide), else between bare monomials (up to constants)."""
+    if with_constants and tuple(at.lhs) in terms and tuple(at.rhs) in terms:
+        lhs, rhs = terms[tuple(at.lhs)].expr(sc.variables), terms[tuple(at.rhs)].expr(sc.variables)
+        lhs, rhs = _unplaceholder(lhs), _unplaceholder(rhs)
+    else:
+        rel = at.relation(sc, strict=True)
+        if rel in (sp.true, sp.false):
+            return rel
+        lhs, rhs = rel.lhs, rel.rhs
+    return isolate(lhs, rhs, v, op)
+
+
+def _unplaceholder(e: sp.Expr) -> sp.Expr:
+    """Polylog placeholders (symbols named log(...)) back to logs, for reading."""
+    rep = {}
+    for s in e.free_symbols:
+        if s.name.startswith("log("):
+            try:
+                rep[s] = sp.log(sp.sympify(s.name[4:-1], locals={x.name: x for x in
+                                                                  S.__dict__.values()}))
+            except (sp.SympifyError, SyntaxError):
+                pass
+    return e.xreplace(rep) if rep else e
+
+
+def _symbolic_regimes(name: str, reg: Regime, sc: Scaling, terms: dict[tuple, Term],
+                      v: sp.Symbol, names: tuple[str, str], domain: tuple[list[Atom], list[Atom]] | None,
+                      with_constants: bool) -> dict[str, Any]:
+    parts = []
+    for conj in reg.disjuncts:
+        exact = sp.And(*[a.relation(sc, strict=True) for a in conj])
+        vacuous, kept = "", list(conj)
+        if domain is not None:
+            va, vb = domain
+            ok_a, ok_b = reg._feasible(conj + va), reg._feasible(conj + vb)
+            if not ok_a and not ok_b:
+                vacuous = "both"
+            elif not ok_a or not ok_b:
+                vacuous = names[0] if not ok_a else names[1]
+            elif reg._feasible(conj + va + vb):
+                # atoms that hold wherever both rates are non-vacuous and the others hold
+                kept = [at for at in conj
+                        if reg._feasible([b for b in conj if b is not at] + va + vb, [at])]
+        rels = [_atom_relation(at, sc, terms, v, with_constants) for at in kept]
+        text = ("when " + plain(sp.And(*rels))) if rels else \
+            "wherever both rates are non-vacuous (below 1)"
+        if vacuous == "both":
+            text += " (both rates >= 1 there: vacuous)"
+        elif vacuous:
+            text += f" (only where {vacuous} is >= 1: vacuous)"
+        parts.append({"text": text, "when": sp.sstr(exact), "vacuous": vacuous,
+                      "when_in_domain": sp.sstr(sp.And(*[a.relation(sc, strict=True) for a in kept]))})
+    return {"better": name, "when": sp.sstr(reg.relation(strict=True)),
+            "text": " or ".join(p["text"] for p in parts), "parts": parts}
+
+
+def compare(a: sp.Basic, b: sp.Basic, *, vary: sp.Symbol, growing: Mapping[sp.Symbol, int],
+            fixed: Mapping[sp.Symbol, float] | None = None, names: tuple[str, str] = ("a", "b"),
+            vacuity: bool = False) -> Comparison:
+    """Compare two rates along ``vary``: exponents, where each is smaller, the crossovers.
+
+    Parameters
+    ----------
+    a, b : SymPy expressions (positive), smaller is better.
+    vary : the variable that grows.
+    growing : scaling of the variables left free, ``{symbol: +1 (grows) | -1 (shrinks)}``.
+    fixed : values substituted first. When only ``vary`` is left, the comparison is numeric
+        on the full expressions (see the module docstring).
+    names : names of a and b.
+    vacuity : a and b are error bounds with constants normalised to 1: note where both are
+        >= 1 (vacuous) and drop inequalities that always hold where both are below 1.
+
+    Returns
+    -------
+    Comparison
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> from dptheory.symbolic import S
+    >>> rate9 = S.d**sp.Rational(1, 3) / (S.eps * S.n)**sp.Rational(2, 3) + 1 / sp.sqrt(S.n)
+    >>> rate6 = S.d**sp.Rational(1, 4) / sp.sqrt(S.eps * S.n)
+    >>> c = compare(rate9, rate6, vary=S.n, growing={S.n: 1, S.d: 1, S.eps: -1},
+    ...             names=("thm9", "thm6"), vacuity=True)
+    >>> print("\\n".join(c.lines()[3:]))
+    thm9 is better wherever both rates are non-vacuous (below 1)
+    thm6 is better when n < sqrt(d)/eps (both rates >= 1 there: vacuous)
+    crossover: n = sqrt(d)/eps
+    """
+    fixed = dict(fixed or {})
+    a = sp.sympify(a).subs(fixed)
+    b = sp.sympify(b).subs(fixed)
+    fixed_names = {str(k): float(v) for k, v in fixed.items()}
+    grow = {v: s for v, s in growing.items() if v not in fixed}
+    if vary not in grow:
+        grow = {vary: 1, **grow}
+    free = (a.free_symbols | b.free_symbols) - {vary}
+    sc = Scaling(grow, _POLYLOG, small_symbols=(S.delta,))
+    A, B = leading_terms(a, sc), leading_terms(b, sc)
+    ea, eb = exponent_along(A, sc, vary), exponent_along(B, sc, vary)
+    exps = (sp.sstr(ea), sp.sstr(eb), sp.sstr(simplify(ea - eb)))
+    if not free:
+        num = numeric_crossovers(a, b, vary, names, vacuity=vacuity,
+                                 domain_lo=1.0 if vary.is_integer else None)
+        return Comparison(names[0], names[1], str(vary), *exps,
+                          [c["equation"] for c in num["crossovers"]], num["regimes"],
+                          plain(a), plain(b), num["crossovers"], num["complete"],
+                          mode="numeric", fixed=fixed_names, expressions=(a, b))
+    terms = _term_map(A + B)
+    domain = None
+    if vacuity:
+        one = tuple(sp.Integer(0) for _ in sc.variables)
+        domain = ([Atom(t.exps, one) for t in A], [Atom(t.exps, one) for t in B])
+    regimes = []
+    better = (max_lt(A, B, sc), max_lt(B, A, sc))
+    for name, reg in zip(names, better):
+        if not reg.empty:
+            regimes.append(_symbolic_regimes(name, reg, sc, terms, vary, names, domain,
+                                             with_constants=bool(fixed)))
+    crossover, crossovers, seen = [], [], set()
+    for reg in better:
+        for conj in reg.disjuncts:
+            for at in conj:
+                rel = at.relation(sc)
+                if rel in (sp.true, sp.false):
+                    continue
+                key = frozenset([sp.sstr(rel.lhs), sp.sstr(rel.rhs)])
+                if key in seen:
+                    continue
+                seen.add(key)
+                eq = _atom_relation(at, sc, terms, vary, bool(fixed), "=")
+                machine = eq if bool(fixed) else sp.Eq(rel.lhs, rel.rhs, evaluate=False)
+                crossover.append(sp.sstr(machine))
+                crossovers.append({"equation": sp.sstr(machine), "text": plain(eq),
+                                   "value": None, "method": "symbolic", "bracket": None})
+    return Comparison(names[0], names[1], str(vary), *exps, crossover, regimes,
+                      " + ".join(plain(t.monomial(sc.variables) if not fixed else
+                                       _unplaceholder(t.expr(sc.variables))) for t in A),
+                      " + ".join(plain(t.monomial(sc.variables) if not fixed else
+                                       _unplaceholder(t.expr(sc.variables))) for t in B),
+                      crossovers, mode="symbolic", fixed=fixed_names, expressions=(a, b))
