@@ -22,6 +22,8 @@ CATALOG_GROUP = "dptheory.catalogs"
 CHECKS_GROUP = "dptheory.checks"
 OBJECTIVES_GROUP = "dptheory.objectives"
 ALGORITHMS_GROUP = "dptheory.algorithms"
+DATASETS_GROUP = "dptheory.datasets"
+REPRODUCTIONS_GROUP = "dptheory.reproductions"
 
 
 def _entry_points(group: str) -> list[Any]:
@@ -191,6 +193,57 @@ def objective(name: str, **params: Any) -> Any:
     close = suggest(str(name), names)
     hint = f"did you mean {', '.join(close)}? " if close else ""
     raise UsageError(f"unknown objective {name!r}; {hint}choose from {names}")
+
+
+def objective_parameters(name: str) -> list[str]:
+    """The keyword parameters the family ``name`` accepts (its factory's signature)."""
+    for module in objective_registries():
+        families = getattr(module, "FAMILIES", {})
+        if name in families:
+            return _keywords(families[name])
+    objective(name)                       # raises the unknown-objective error
+    return []
+
+
+def _keywords(func: Any, exclude: tuple[str, ...] = ()) -> list[str]:
+    import inspect  # noqa: PLC0415
+    return [p.name for p in inspect.signature(func).parameters.values()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in exclude]
+
+
+def algorithm_parameters(alg: Any, exclude: tuple[str, ...]) -> list[str]:
+    """The keyword parameters of an algorithm's ``run`` other than ``exclude``."""
+    return _keywords(alg.run, exclude)
+
+
+@functools.lru_cache(maxsize=None)
+def data_loaders() -> tuple[Any, ...]:
+    """Modules registered in ``dptheory.datasets`` (each exposes ``load(source, **spec)``)."""
+    return tuple(ep.load() for ep in _entry_points(DATASETS_GROUP))
+
+
+def load_data(source: str, **spec: Any) -> Any:
+    """Data from the first registered loader: a named dataset, NAME=PATH or a file."""
+    loaders = data_loaders()
+    if not loaders:
+        raise UsageError(f"no data loader: register one in the {DATASETS_GROUP!r} entry-point "
+                         "group (is the package installed?)")
+    return loaders[0].load(source, **spec)
+
+
+@functools.lru_cache(maxsize=None)
+def reproductions() -> dict[str, Any]:
+    """Every registered reproduction of a paper's experiment by id (modules in
+    ``dptheory.reproductions`` expose ``REPRODUCTIONS``, a dict or list of objects with
+    ``id``)."""
+    out: dict[str, Any] = {}
+    for ep in _entry_points(REPRODUCTIONS_GROUP):
+        registry = ep.load().REPRODUCTIONS
+        for rep in (registry.values() if isinstance(registry, dict) else registry):
+            if rep.id in out:
+                raise RuntimeError(f"duplicate reproduction id {rep.id}")
+            out[rep.id] = rep
+    return out
 
 
 def normalized_units(paper: str) -> dict:

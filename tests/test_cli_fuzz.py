@@ -140,7 +140,16 @@ def command_lines(command: str) -> st.SearchStrategy[list[str]]:
             rest += options(draw, {"--n": st.one_of(ints, small_ints), "--d": st.one_of(ints, small_ints),
                                    "--seed": ints, "--data-seed": ints,
                                    "--calibration": one_of_or_text(["paper", "tight"]),
-                                   "--max-memory": numbers})
+                                   "--max-memory": numbers,
+                                   "--objective-param": st.builds(
+                                       lambda k, v: f"{k}={v}",
+                                       one_of_or_text(["mu", "R", "D", "delta", "form"]), numbers),
+                                   "--param": st.builds(lambda k, v: f"{k}={v}",
+                                                        one_of_or_text(["T", "m", "eta", "zz"]),
+                                                        st.one_of(ints, numbers)),
+                                   "--data": st.one_of(paths, st.sampled_from(["bank", "wine=x"])),
+                                   "--target": texts, "--subsample": ints,
+                                   "--test-fraction": numbers, "--radius": numbers})
         elif command == "verify":
             rest = ["--only", draw(texts)] + options(draw, {"--out": paths, "--jobs": ints,
                                                             "--seed": ints, "--quick": None})

@@ -143,8 +143,8 @@ def test_output_to_a_full_device():
 # ------------------------------------------------------------------ misleading messages, options
 def test_abbreviated_options_are_refused():
     p = cli("run", "zhang2017.alg1", "--objective", "logistic-ridge", "--eps", "1",
-            "--delta", "1e-5", "--data", "3")
-    assert "unrecognized arguments: --data 3" in p.stderr
+            "--delta", "1e-5", "--max-st", "3")      # not --max-steps
+    assert "unrecognized arguments: --max-st 3" in p.stderr
 
 
 def test_internal_errors_exit_1_with_the_traceback_only_under_debug(monkeypatch, capsys):

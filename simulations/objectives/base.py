@@ -31,6 +31,7 @@ in the assumption's ``note``.
 from __future__ import annotations
 
 import functools
+import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
@@ -87,6 +88,15 @@ class Dataset:
         """max_i ||x_i|| (computed once: X is read-only; every assumptions() call reads it)."""
         return float(np.max(np.linalg.norm(self.X, axis=1)))
 
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """A digest of the content (shapes and bytes of X and y): equal data, equal digest."""
+        h = hashlib.blake2b(digest_size=16)
+        h.update(repr((self.X.shape, self.y.shape)).encode())
+        h.update(np.ascontiguousarray(self.X).tobytes())
+        h.update(np.ascontiguousarray(self.y).tobytes())
+        return h.hexdigest()
+
 
 @dataclass(frozen=True)
 class Minimum:
@@ -122,6 +132,7 @@ class Objective(ABC):
     name: str = "objective"
     domain_radius: float | None = None
     sample_radius: float = 3.0
+    task: str = "regression"          # "classification": labels in {-1, +1} and predict()
 
     def __init__(self, d: int) -> None:
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
@@ -325,6 +336,16 @@ class Objective(ABC):
         """||grad F(w)||: () or (reps,)."""
         g = np.linalg.norm(self.grad_F(w, data), axis=-1)
         return float(g) if np.ndim(g) == 0 else g
+
+    def predict(self, w: Any, X: Any) -> np.ndarray:
+        """Predicted labels in {-1, +1} of the rows of X: (n,) or (reps, n) (classifiers)."""
+        raise ValueError(f"{self.name} is not a classifier: it has no predict() or accuracy")
+
+    def accuracy(self, w: Any, data: Dataset) -> np.ndarray | float:
+        """Fraction of rows of ``data`` whose label ``predict`` gets right: () or (reps,)."""
+        data = self._check_data(data)
+        acc = np.mean(np.asarray(self.predict(w, data.X)) == data.y, axis=-1)
+        return float(acc) if np.ndim(acc) == 0 else acc
 
     def lambda_min(self, w: Any, data: Dataset) -> np.ndarray | float:
         """Smallest eigenvalue of the empirical Hessian (exact, eigvalsh): () or (reps,)."""

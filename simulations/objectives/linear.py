@@ -90,6 +90,16 @@ def ridge(W: np.ndarray, mu: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]
             np.broadcast_to(mu * np.eye(d), (W.shape[0], d, d)))
 
 
+def sign_predict(obj: Objective, w: np.ndarray, X: np.ndarray, sign: float) -> np.ndarray:
+    """Labels sign * sign(<x, w>) in {-1, +1} (+1 at 0): (n,) or (reps, n)."""
+    W, single = obj._check_w(w)
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != obj.d:
+        raise ValueError(f"X must have shape (n, {obj.d}), got {X.shape}")
+    z = sign * rowwise_matmul(W, X.T)
+    return obj._out(np.where(z >= 0, 1.0, -1.0), single)
+
+
 def check_labels(data: Dataset) -> None:
     if not np.all(np.abs(data.y) == 1.0):
         bad = data.y[np.abs(data.y) != 1.0][:3]

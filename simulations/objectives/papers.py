@@ -25,7 +25,7 @@ from ._optim import multistart
 from .base import Dataset, Minimum, as_rng, ball_note, check_n, check_positive, round_up
 from .data import planted_linear, planted_logistic
 from .erm import SIGMA2_MAX
-from .linear import LinearModelObjective, check_labels, ridge
+from .linear import LinearModelObjective, check_labels, ridge, sign_predict
 
 _u = sp.Symbol("u", real=True)
 
@@ -65,6 +65,7 @@ class LogisticNonconvexReg(LinearModelObjective):
     """
 
     name = "logistic-nonconvex-reg"
+    task = "classification"
 
     def __init__(self, d: int = 5, lam: float = 1e-3, w_norm: float = 3.0) -> None:
         super().__init__(d)
@@ -88,6 +89,10 @@ class LogisticNonconvexReg(LinearModelObjective):
     def _d2phi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
         p = expit(-y * z)
         return p * (1.0 - p)
+
+    def predict(self, w: Any, X: Any) -> np.ndarray:
+        """sign(<x, w>) (the logistic loss favours y<x, w> > 0)."""
+        return sign_predict(self, w, X, 1.0)
 
     def _reg(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         s = 1.0 + W * W
@@ -136,6 +141,7 @@ class SigmoidL2(LinearModelObjective):
     """
 
     name = "sigmoid-l2"
+    task = "classification"
 
     def __init__(self, d: int = 5, lam: float = 1e-3, R: float = 5.0, form: str = "printed",
                  w_norm: float = 3.0) -> None:
@@ -160,6 +166,10 @@ class SigmoidL2(LinearModelObjective):
         p = expit(sy * z)
         q = p * (1.0 - p)
         return p, q * sy, q * (1.0 - 2.0 * p)
+
+    def predict(self, w: Any, X: Any) -> np.ndarray:
+        """Labels the loss favours: -sign(<x, w>) as printed, sign(<x, w>) corrected."""
+        return sign_predict(self, w, X, -self._s)
 
     def _reg(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return ridge(W, self.lam)
