@@ -50,10 +50,10 @@ from scipy.special import expit  # noqa: E402
 
 from dptheory.privacy.samplers import symmetric_gaussian_matrix  # noqa: E402
 from dptheory.symbolic.assumptions import HessianLipschitz  # noqa: E402
-from simulations.algorithms import get as get_algorithm  # noqa: E402
-from simulations.algorithms.base import ReplicateStreams  # noqa: E402
-from simulations.algorithms.tran2022 import KeyedNormals, _FAM_ALG1, _node_keys  # noqa: E402
-from simulations.objectives import get as get_objective  # noqa: E402
+from dptheory_simulations.algorithms import get as get_algorithm  # noqa: E402
+from dptheory_simulations.algorithms.base import ReplicateStreams  # noqa: E402
+from dptheory_simulations.algorithms.tran2022 import KeyedNormals, _FAM_ALG1, _node_keys  # noqa: E402
+from dptheory_simulations.objectives import get as get_objective  # noqa: E402
 
 SEED = 3
 

@@ -1,5 +1,5 @@
 """Benchmark: per-step time and memory of tran2022 Algorithm 1's noise + momentum step
-(``simulations.algorithms.tran2022``: keyed node noise fed to ``OnlineTreeAggregator``, then
+(``dptheory_simulations.algorithms.tran2022``: keyed node noise fed to ``OnlineTreeAggregator``, then
 m_t = (1-alpha) m_{t-1} + alpha g_t, m_hat_t = m_t + NOISE_t, normalized direction) at
 T = 2^10 and T = 2^20. Not a test; run ``python benchmarks/bench_tree_momentum.py``.
 
@@ -22,8 +22,8 @@ import time
 import numpy as np
 
 from dptheory.privacy.tree import OnlineTreeAggregator, compose, node_level
-from simulations.algorithms.base import ReplicateStreams
-from simulations.algorithms.tran2022 import KeyedNormals, _node_keys, _normalized
+from dptheory_simulations.algorithms.base import ReplicateStreams
+from dptheory_simulations.algorithms.tran2022 import KeyedNormals, _node_keys, _normalized
 
 
 def fast_forward(agg: OnlineTreeAggregator, t0: int, node_noise) -> None:

@@ -18,8 +18,8 @@ import time
 
 import numpy as np
 
-from simulations.algorithms import zhang2021 as z
-from simulations.objectives import get
+from dptheory_simulations.algorithms import zhang2021 as z
+from dptheory_simulations.objectives import get
 
 
 def timed(fn):

@@ -69,8 +69,8 @@ def test_check_steps_only_inside_a_step_limit():
 
 
 def test_simulators_refuse_before_stepping_and_report_their_T():
-    from simulations.algorithms import get
-    from simulations.objectives import get as objective
+    from dptheory_simulations.algorithms import get
+    from dptheory_simulations.objectives import get as objective
     obj = objective("cosh-generalized-smooth")
     data = obj.make_data(20, 0)
     alg = get("yang2022.alg1")

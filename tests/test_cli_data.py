@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from dptheory import cli
-from simulations.datasets import named as N
+from dptheory_simulations.datasets import named as N
 
 from .datasets.fixtures import install
 

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from dptheory import cli
-from simulations.datasets import named as N
-from simulations.experiments import zhang2017_table3 as T3
+from dptheory_simulations.datasets import named as N
+from dptheory_simulations.experiments import zhang2017_table3 as T3
 
 from .datasets.fixtures import credit_csv, install
 
@@ -122,7 +122,7 @@ def test_listing(capsys):
 
 
 # ------------------------------------------------------------------ wang2020 figures
-from simulations.experiments import wang2020_figures as W  # noqa: E402
+from dptheory_simulations.experiments import wang2020_figures as W  # noqa: E402
 
 
 def test_wang2020_statements_on_hand_made_rows():

@@ -19,9 +19,9 @@ def checks() -> list[Check]:
     out: list[Check] = []
     for name in MODULES:
         try:
-            module = importlib.import_module(f"bounds.checks.{name}")
+            module = importlib.import_module(f"dptheory_bounds.checks.{name}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"bounds.checks.{name}":
+            if exc.name == f"dptheory_bounds.checks.{name}":
                 continue
             raise
         out.extend(module.CHECKS)

@@ -639,7 +639,7 @@ def _dpstr_point(eps: float, q: float, T: int, delta: float = DPSTR_DELTA) -> di
     """Algorithm 2's printed variances at one setting, as two fixed-size subsampled Gaussian
     mechanisms (replace-one; sensitivities 2G/|S| and 2 sqrt(p) M/|T|, attained by records
     with gradients +-G and Hessians +-M I), and the route of Theorem 3's proof."""
-    from bounds import wang2020 as W
+    from dptheory_bounds import wang2020 as W
     from dptheory.privacy.events import (ComposedEvent, GaussianEvent, SampledEvent,
                                          SelfComposedEvent)
     from dptheory.privacy.tight import epsilon_interval

@@ -1,6 +1,6 @@
 """Simulators of every algorithm of the five papers (one module per paper).
 
-``ALGORITHMS`` maps an id to its :class:`~simulations.algorithms.base.Algorithm`;
+``ALGORITHMS`` maps an id to its :class:`~dptheory_simulations.algorithms.base.Algorithm`;
 ``get(id)`` raises ``ValueError`` naming the choices.
 """
 
@@ -17,9 +17,9 @@ def _collect() -> dict[str, Algorithm]:
     out: dict[str, Algorithm] = {}
     for name in MODULES:
         try:
-            module = importlib.import_module(f"simulations.algorithms.{name}")
+            module = importlib.import_module(f"dptheory_simulations.algorithms.{name}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"simulations.algorithms.{name}":
+            if exc.name == f"dptheory_simulations.algorithms.{name}":
                 continue
             raise
         for alg in module.ALGORITHMS:

@@ -24,7 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dptheory.symbolic.assumptions import Assumption
-from simulations.objectives.base import check_positive  # noqa: F401 - shared by the simulators
+from dptheory_simulations.objectives.base import check_positive  # noqa: F401 - shared by the simulators
 
 CALIBRATIONS = ("paper", "tight")
 

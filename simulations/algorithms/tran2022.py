@@ -3,7 +3,7 @@ NeurIPS 2022): Algorithm 1 (DP-NSGD with tree-aggregated momentum) and Algorithm
 (sensitivity-reduced normalized SGD, with the reconstruction ``tran2022.alg4``).
 
 Both run ``reps`` replicates in lockstep; all randomness comes from
-:class:`~simulations.algorithms.base.ReplicateStreams`. Stream usage, in this order:
+:class:`~dptheory_simulations.algorithms.base.ReplicateStreams`. Stream usage, in this order:
 ``uniform(2)`` (per-replicate keys of the tree-node noise), ``uniform(1)`` (index of the
 output iterate), then ``permutations(N)`` once per epoch q = 0..floor(T/N) (printed: one
 permutation per q, including a final empty epoch when N divides T). Node noise is *keyed*:
@@ -12,7 +12,7 @@ node (level b, index a) of family X gets standard normals that depend only on
 agree, and replicate r of a batch equals a run with ``first_replicate = r``.
 
 Calibration. ``calibration="paper"``: sigma of Theorem 4 / Theorem 8 and the node variances
-printed in Algorithm 1 / 2, evaluated from the catalog (``bounds.tran2022``).
+printed in Algorithm 1 / 2, evaluated from the catalog (``dptheory_bounds.tran2022``).
 ``calibration="tight"``: the node noise (same shape: Algorithm 2 keeps the printed ratios
 between families) scaled so that the tight accountant gives ``eps``. The tight accountant
 is the RDP of the Gaussian tree mechanism — z/2 sum over released nodes holding the
@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from bounds import tran2022 as catalog
+from dptheory_bounds import tran2022 as catalog
 from dptheory.privacy import DEFAULT_ORDERS, GaussianEvent, eps_from_rdp, get_noise_multiplier
 from dptheory.privacy.tree import OnlineTreeAggregator, compose
 from dptheory.symbolic.assumptions import BoundedGradient, BoundedLoss, Lipschitz, Smooth

@@ -62,7 +62,7 @@ from typing import Any
 
 import numpy as np
 
-from bounds import wang2020 as catalog
+from dptheory_bounds import wang2020 as catalog
 from dptheory.budget import check_steps
 from dptheory.privacy import (DEFAULT_ORDERS, ComposedEvent, GaussianEvent, SelfComposedEvent,
                               eps_from_rdp_improved, rdp_fixed_size_gaussian, zcdp_to_dp)

@@ -4,7 +4,7 @@ Reference: X. Yang, H. Zhang, W. Chen, T.-Y. Liu, *Normalized/Clipped SGD with P
 for Differentially Private Non-Convex Optimization*, arXiv 2206.13033 (2022); catalog part V
 (``yang2022.eq2``, ``eq3``, ``alg1``, ``lemma3.1``, ``thm3.2``, ``thm3.4``). Every formula of
 that paper is stripped in our copy: the pseudocode, the step sizes (4)/(8) and the noise of
-Lemma 3.1 are the catalog's *reconstructions*, taken here from :mod:`bounds.yang2022`.
+Lemma 3.1 are the catalog's *reconstructions*, taken here from :mod:`dptheory_bounds.yang2022`.
 
 Algorithm (both, one step t = 0..T-1, all replicates at once)
     S_t: B indices drawn uniformly *without replacement* (fresh each step)
@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from bounds import yang2022 as Y
+from dptheory_bounds import yang2022 as Y
 from dptheory.budget import check_steps
 from dptheory.privacy import get_epsilon, get_noise_multiplier
 from dptheory.symbolic.assumptions import AffineDeviation, GeneralizedSmooth

@@ -9,7 +9,7 @@ id                     algorithm                                                
 ``zhang2017.bst14``    Bassily-Smith-Thakurta 2014 private SGD, minibatch m = 50   Table 1 [1]
 =====================  ==========================================================  ============
 
-The paper's noise calibration is read from the catalog (:mod:`bounds.zhang2017`, items
+The paper's noise calibration is read from the catalog (:mod:`dptheory_bounds.zhang2017`, items
 ``zhang2017.alg1``, ``zhang2017.alg2``, ``zhang2017.thm4``); ``calibration="tight"`` takes
 the smallest noise that the numeric accountant certifies instead:
 
@@ -34,7 +34,7 @@ from typing import Any, Sequence
 import numpy as np
 from scipy import optimize
 
-import bounds.zhang2017 as catalog
+import dptheory_bounds.zhang2017 as catalog
 from dptheory.budget import check_steps
 from dptheory.privacy import (GaussianEvent, advanced_composition_dwork_roth, amplify_zhang2017,
                               analytic_gaussian_sigma, classic_gaussian_sigma, gaussian_delta,

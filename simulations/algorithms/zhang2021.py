@@ -25,7 +25,7 @@ uniform size-B subset drawn without replacement (Sec. 3.2, Balle et al. 2018, q 
 Substitution neighbours (Def. 2.1) and L-Lipschitz losses give sensitivity 2L/B.
 
 * ``paper`` route: eq. (4) of Thm 3.1, pi^2 = c2^2 (sum_k T^k) L^2 log(1/delta)/(n^2 eps^2),
-  evaluated from the catalog (``bounds.zhang2021``: ``alg1``'s ``piN2_eq4``; for one stage
+  evaluated from the catalog (``dptheory_bounds.zhang2021``: ``alg1``'s ``piN2_eq4``; for one stage
   and the baselines the same relation with T total steps, ``thm2.1.corrected``). The
   constant c2 is not given in the paper. Default ``c2=None``: the smallest c2 for which
   eq. (4)'s pi is (eps, delta)-DP by the tight accountant at the given setting (n, B, total
@@ -69,14 +69,14 @@ from typing import Any, Callable
 import numpy as np
 import sympy as sp
 
-from bounds import zhang2021 as _cat
+from dptheory_bounds import zhang2021 as _cat
 from dptheory.budget import check_steps
 from dptheory.privacy import get_epsilon, get_noise_multiplier
 from dptheory.symbolic.assumptions import (BoundedVariance, Lipschitz, PL, Smooth,
                                            WeaklyQuasiConvex)
-from simulations.algorithms.base import sampled_steps, two_sided
-from simulations.algorithms.base import check_int as _int_param
-from simulations.algorithms.base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer,
+from dptheory_simulations.algorithms.base import sampled_steps, two_sided
+from dptheory_simulations.algorithms.base import check_int as _int_param
+from dptheory_simulations.algorithms.base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer,
                                          check_calibration, check_privacy, check_reps,
                                          block_steps, clip_factors, metrics_at,
                                          weighted_batch_sum)

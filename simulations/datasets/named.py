@@ -160,7 +160,7 @@ def install_command(names: Sequence[str]) -> str:
 def load_named(name: str, paths: Sequence[str | Path] | None = None,
                **overrides: Any) -> Prepared:
     """Read dataset ``name`` and prepare it with its defaults updated by ``overrides``
-    (fields of :class:`~simulations.datasets.prepare.Preprocessing`)."""
+    (fields of :class:`~dptheory_simulations.datasets.prepare.Preprocessing`)."""
     if name not in NAMED:
         raise ValueError(f"unknown dataset {name!r}; named datasets are {sorted(NAMED)}")
     ds = NAMED[name]

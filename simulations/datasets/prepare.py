@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from simulations.objectives.base import Dataset
+from dptheory_simulations.objectives.base import Dataset
 
 from .tables import Table
 
@@ -120,7 +120,7 @@ class Preprocessing:
 class Prepared:
     """The result of :func:`prepare`: data ready for an objective, and how it was made.
 
-    ``train``/``test`` are :class:`~simulations.objectives.base.Dataset`\\ s (``test`` is
+    ``train``/``test`` are :class:`~dptheory_simulations.objectives.base.Dataset`\\ s (``test`` is
     None without a split); ``features`` names the columns of X; ``steps`` records every
     step with what it fitted; ``source`` is the table's provenance; ``public_radius`` is the
     row-norm bound known before the data is seen (None with ``rows="none"``).

@@ -120,9 +120,9 @@ def choose_canary(objective: Any, data0: Any, w0: np.ndarray, *, clip: float | N
 
 # ------------------------------------------------------------------------ the cell
 def _setup(cell: dict[str, Any]):
-    from simulations.algorithms import get as get_alg
-    from simulations.objectives import Dataset
-    from simulations.objectives import get as get_obj
+    from dptheory_simulations.algorithms import get as get_alg
+    from dptheory_simulations.objectives import Dataset
+    from dptheory_simulations.objectives import get as get_obj
     alg = get_alg(cell["algorithm"])
     obj = get_obj(cell["objective"], **cell.get("objective_params", {}))
     n = int(cell["n"])
@@ -363,7 +363,7 @@ CLAIMS: dict[str, tuple[float, float]] = {
 
 
 def _privacy_item(alg_id: str) -> str:
-    from simulations.algorithms import get as get_alg
+    from dptheory_simulations.algorithms import get as get_alg
     alg = get_alg(alg_id)
     return alg.privacy_theorem or alg.theorem or alg_id
 
@@ -378,7 +378,7 @@ def _recipes() -> list[Recipe]:
                 "eps": eps, "delta": delta, "data_seed": 0, "noise_param": s["noise"]}
         out.append(Recipe(
             id=f"{item}:audit-quick-{alg_id}", item=item, check="audit",
-            cell="simulations.experiments.audits:audit_cell",
+            cell="dptheory_simulations.experiments.audits:audit_cell",
             sweep={"calibration": ["paper", "twin"]},
             fixed={**base, "n": s["n"], "params": s["quick"]}, reps=QUICK_RUNS,
             block=QUICK_BLOCK, metric="epsilon lower bound",
@@ -387,7 +387,7 @@ def _recipes() -> list[Recipe]:
                         "worst-case canary, planted twin at twice the claim)", quick=True))
         out.append(Recipe(
             id=f"{item}:audit-{alg_id}", item=item, check="audit",
-            cell="simulations.experiments.audits:audit_cell",
+            cell="dptheory_simulations.experiments.audits:audit_cell",
             sweep={"calibration": ["paper", "tight", "twin"]},
             fixed={**base, "n": s["n"], "params": s["full"]}, reps=FULL_RUNS,
             block=FULL_BLOCK, reps_full=FULL_RUNS, metric="epsilon lower bound",

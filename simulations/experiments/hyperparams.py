@@ -99,7 +99,7 @@ def resolve_on_neighbours(alg: Any, objective: Any, d_in: Any, d_out: Any, *, ep
     accepted = inspect.signature(alg.run).parameters
     keep = KEEP_DEFAULT.get(alg.id.split(".")[0], ())
     cheap = {k: v for k, v in CHEAP.items() if k in accepted and k not in keep}
-    from simulations.experiments.audits import differing_params as _differing
+    from dptheory_simulations.experiments.audits import differing_params as _differing
     a = alg(objective, d_in, eps=eps, delta=delta, reps=1, seed=0, **cheap)
     b = alg(objective, d_out, eps=eps, delta=delta, reps=1, seed=0, **cheap)
     return {"params": [k for k in _differing(a.params, b.params) if k not in cheap],
@@ -135,7 +135,7 @@ class _PlantedStep:
 
 @functools.lru_cache(maxsize=1)
 def _selftest() -> bool:
-    from simulations.experiments.audits import _setup
+    from dptheory_simulations.experiments.audits import _setup
     cell = {"algorithm": "zhang2021.dpsgd-const", "objective": "robust-regression",
             "objective_params": {"d": 3}, "n": 16, "data_seed": 0, "params": {}}
     _, obj, d_in, d_out, _, _, _ = _setup(cell)
@@ -150,7 +150,7 @@ RESOLUTION_FAMILIES = {"zhang2021": (("pl-nonconvex", {"d": 8}), 8)}
 
 
 def _check(alg_id: str) -> CheckResult:
-    from simulations.experiments.audits import CLAIM, CLAIMS, SETUPS, _setup
+    from dptheory_simulations.experiments.audits import CLAIM, CLAIMS, SETUPS, _setup
     s = SETUPS[alg_id]
     (obj_name, op), n = RESOLUTION_FAMILIES.get(alg_id.split(".")[0], (s["obj"], s["n"]))
     cell = {"algorithm": alg_id, "objective": obj_name, "objective_params": op, "n": n,
@@ -212,8 +212,8 @@ def _check(alg_id: str) -> CheckResult:
 
 def checks() -> list[Check]:
     """One check per private algorithm of the simulators."""
-    from simulations.algorithms import ALGORITHMS
-    from simulations.experiments.audits import SETUPS
+    from dptheory_simulations.algorithms import ALGORITHMS
+    from dptheory_simulations.experiments.audits import SETUPS
     out = []
     for alg_id, alg in ALGORITHMS.items():
         if not alg.private or alg_id not in SETUPS:

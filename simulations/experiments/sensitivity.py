@@ -59,13 +59,13 @@ from dptheory.symbolic.numeric import resolve_settings
 from dptheory.symbolic.symbols import S
 from dptheory.verify.recipe import Recipe
 from dptheory.verify.search import NeighbourSpace, search_neighbours
-from simulations.objectives import Dataset
-from simulations.objectives import get as get_objective
+from dptheory_simulations.objectives import Dataset
+from dptheory_simulations.objectives import get as get_objective
 
 __all__ = ["RECIPES", "cell_gd", "cell_per_step", "cell_tree_node", "search_neighbours",
            "NeighbourSpace", "evaluate_item", "gd_final", "node_differences", "dyadic_nodes"]
 
-MODULE = "simulations.experiments.sensitivity"
+MODULE = "dptheory_simulations.experiments.sensitivity"
 
 
 # ============================================================================ helpers
@@ -341,8 +341,8 @@ def _alg1_streams(seed: int, first_replicate: int, N: int, T: int, d: int, alpha
     one replicate, drawn exactly as ``run_alg1`` draws them (stream order: node keys, output
     index, one permutation per epoch). Both are data-independent, so D and D' share them."""
     from dptheory.privacy.tree import OnlineTreeAggregator
-    from simulations.algorithms.base import ReplicateStreams
-    from simulations.algorithms.tran2022 import _FAM_ALG1, KeyedNormals, _node_keys
+    from dptheory_simulations.algorithms.base import ReplicateStreams
+    from dptheory_simulations.algorithms.tran2022 import _FAM_ALG1, KeyedNormals, _node_keys
     streams = ReplicateStreams(int(seed), 1, int(first_replicate))
     keyed = KeyedNormals(_node_keys(streams), d, _FAM_ALG1)
     streams.uniform(1)                                   # the output index tau
@@ -389,7 +389,7 @@ def cell_tree_node(cell: dict[str, Any]) -> dict[str, Any]:
     alpha = 1/N (Prop. 13's boundary), T = 4N, eta = 1/sqrt(N T), node noise of the paper
     calibration (``sigma=0`` in ``fixed`` turns it off).
     """
-    from simulations.algorithms import get as get_algorithm
+    from dptheory_simulations.algorithms import get as get_algorithm
     N = int(cell["point"].get("N", cell.get("N", 8)))
     compare = cell.get("compare", "printed")
     coupling = cell.get("coupling", "trajectories")
@@ -484,7 +484,7 @@ def _R(id: str, item: str, cell: str, sweep: dict, fixed: dict, sweep_full: dict
 
 # The printed Proposition 13 counts ceil(|y-z|/N) occurrences where a node has z - y + 1
 # positions; for a leaf the printed sensitivity is 0: the root cause shared with
-# bounds.checks.privacy_tree's count check.
+# dptheory_bounds.checks.privacy_tree's count check.
 _PROP13_LEAF = {"severity": "notation", "root": "tran2022.prop13:count-off-by-one",
                 "consequence": "as printed, Proposition 13 counts ceil(|y-z|/N) occurrences "
                                "where a node has z - y + 1 positions: for a leaf the sum is "

@@ -41,12 +41,12 @@ from scipy.optimize import minimize
 from dptheory import registry
 from dptheory.symbolic.assumptions import BoundedLoss, Lipschitz, PL, Smooth, WeaklyQuasiConvex
 from dptheory.verify.recipe import Recipe
-from simulations.objectives import Dataset
-from simulations.objectives import get as get_objective
+from dptheory_simulations.objectives import Dataset
+from dptheory_simulations.objectives import get as get_objective
 
 __all__ = ["RECIPES", "cell_coupled_stability", "coupled_outputs", "alpha_thm33"]
 
-MODULE = "simulations.experiments.stability"
+MODULE = "dptheory_simulations.experiments.stability"
 PILOT_OFFSET = 1_000_000
 
 
@@ -98,7 +98,7 @@ def _neighbours(obj: Any, n: int, seed: int) -> tuple[Dataset, Dataset, int]:
 def coupled_outputs(obj: Any, S: Dataset, Sp: Dataset, *, reps: int, seed: int,
                     first_replicate: int, params: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, Any]:
     """Outputs (reps, d) of ``zhang2021.alg1`` on S and S' with shared streams."""
-    from simulations.algorithms import get as get_algorithm
+    from dptheory_simulations.algorithms import get as get_algorithm
     alg = get_algorithm(params.get("algorithm", "zhang2021.alg1"))
     kw = {k: v for k, v in params.items() if k != "algorithm"}
     rS = alg(obj, S, reps=reps, seed=seed, first_replicate=first_replicate, **kw)

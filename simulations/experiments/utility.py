@@ -37,11 +37,11 @@ from dptheory.symbolic.assumptions import (AffineDeviation, BoundedGradient, Bou
                                            WeaklyQuasiConvex)
 from dptheory.verify.recipe import Recipe
 
-from simulations.algorithms import get as get_algorithm
-from simulations.algorithms.base import ReplicateStreams
-from simulations.objectives import get as get_objective
+from dptheory_simulations.algorithms import get as get_algorithm
+from dptheory_simulations.algorithms.base import ReplicateStreams
+from dptheory_simulations.objectives import get as get_objective
 
-MOD = "simulations.experiments.utility"
+MOD = "dptheory_simulations.experiments.utility"
 
 __all__ = ["RECIPES", "constants", "catalog_bound"]
 

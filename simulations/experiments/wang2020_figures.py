@@ -53,15 +53,15 @@ NOT_GIVEN = ("the eps grid of the figures (here 0.25, 0.5, 1, 1.5, 2)",
 
 @functools.lru_cache(maxsize=2)
 def _prepared(source: str, subsample: int | None) -> Any:
-    from simulations.datasets import load
+    from dptheory_simulations.datasets import load
     return load(source, subsample=subsample, seed=0, task="classification", scale="minmax",
                 rows="max", radius=1.0)
 
 
 def cell_result(cell: dict[str, Any]) -> dict[str, Any]:
     """One algorithm on one objective at one eps; JSON-storable."""
-    from simulations.algorithms import get as get_algorithm
-    from simulations.objectives import get as get_objective
+    from dptheory_simulations.algorithms import get as get_algorithm
+    from dptheory_simulations.objectives import get as get_objective
     data = _prepared(cell["source"], cell["subsample"]).train
     obj = get_objective(cell["objective"], d=data.d, lam=LAM)
     alg = get_algorithm(ALGORITHMS[cell["alg"]])

@@ -73,7 +73,7 @@ def paper_table() -> dict[tuple[str, float, float], dict[str, float]]:
 
 @functools.lru_cache(maxsize=4)
 def _prepared(source: str, subsample: int | None, data_seed: int) -> Any:
-    from simulations.datasets import load
+    from dptheory_simulations.datasets import load
     name = source.partition("=")[0]
     task = "regression" if DATASETS[name][0] == "huber-ridge" else "classification"
     extra = REGRESSION_PREPROCESSING if task == "regression" else {}
@@ -83,8 +83,8 @@ def _prepared(source: str, subsample: int | None, data_seed: int) -> Any:
 
 def cell_result(cell: dict[str, Any]) -> dict[str, Any]:
     """One cell: one algorithm on one dataset at one (mu, eps); JSON-storable."""
-    from simulations.algorithms import get as get_algorithm
-    from simulations.objectives import get as get_objective
+    from dptheory_simulations.algorithms import get as get_algorithm
+    from dptheory_simulations.objectives import get as get_objective
     prepared = _prepared(cell["source"], cell["subsample"], cell["data_seed"])
     data = prepared.train
     family = DATASETS[cell["dataset"]][0]

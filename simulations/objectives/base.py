@@ -23,7 +23,7 @@ results do not depend on how replicates are batched.
 
 A family declares what it satisfies through ``assumptions(data)``: a tuple of
 :mod:`dptheory.symbolic.assumptions` objects with *numeric* constants, each derived in the
-family's docstring and checked by :func:`simulations.objectives.certify.certify`. Where a
+family's docstring and checked by :func:`dptheory_simulations.objectives.certify.certify`. Where a
 constant holds only on a ball ``||w|| <= R`` the family sets ``domain_radius = R`` and says so
 in the assumption's ``note``.
 """

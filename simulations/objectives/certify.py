@@ -8,7 +8,7 @@ points mapped back into the ball) from the best random starts. The worst ratio f
 reported; a check is *certified* when it is <= 1 + tol, *violated* otherwise, *unchecked*
 for structural assumptions (TwiceDifferentiable) and types without a test.
 
-It uses only the public :class:`~simulations.objectives.base.Objective` interface, so it
+It uses only the public :class:`~dptheory_simulations.objectives.base.Objective` interface, so it
 works on users' own objectives.
 
 Ratios (scope per-sample: max over the samples; empirical: on F):

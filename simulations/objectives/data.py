@@ -1,7 +1,7 @@
 """Seeded synthetic datasets with bounded feature norms, and offline real-data loaders.
 
 Synthetic generators take a ``numpy.random.Generator`` (or an int seed) and return a
-:class:`~simulations.objectives.base.Dataset`. Real data (scikit-learn's bundled, offline
+:class:`~dptheory_simulations.objectives.base.Dataset`. Real data (scikit-learn's bundled, offline
 breast-cancer and digits sets) is loaded lazily; rows are normalised to unit norm, as
 wang2020 does ("rows normalized"), and labels mapped to {-1, +1}.
 """

@@ -11,7 +11,7 @@ Constants (proofs)
 ------------------
 Let a_max = max_i ||a_i||, sigma_min = smallest singular value of A, and
 mu_h = inf_u h'(u)^2 / (2 h(u)) >= 0.17552, theta_h = inf_u u h'(u) / h(u) >= 0.49606
-(certified by :func:`simulations.objectives._calculus.pl_h_constants`; fine-grid values
+(certified by :func:`dptheory_simulations.objectives._calculus.pl_h_constants`; fine-grid values
 0.17553 and 0.49609).
 
 * **PL** (empirical): grad F = (1/n) A^T h'(r). Since A has full row rank,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulations.algorithms import get as get_algorithm
-from simulations.algorithms.base import Recorder
-from simulations.objectives import get as get_objective
+from dptheory_simulations.algorithms import get as get_algorithm
+from dptheory_simulations.algorithms.base import Recorder
+from dptheory_simulations.objectives import get as get_objective
 
 
 def test_recorder_times_start_at_zero_and_grow():

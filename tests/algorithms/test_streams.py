@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from simulations.algorithms.base import ReplicateStreams, partial_fisher_yates
+from dptheory_simulations.algorithms.base import ReplicateStreams, partial_fisher_yates
 
 
 def _loop(n: int, u: np.ndarray) -> np.ndarray:

@@ -19,12 +19,12 @@ from dptheory.privacy.tree import (OnlineTreeAggregator, compose, node_sensitivi
                                    offline_tree_noise, participation_count_bruteforce,
                                    participation_count_V)
 from dptheory.symbolic.assumptions import BoundedGradient, BoundedLoss, Smooth
-from simulations.algorithms import get as get_algorithm
-from simulations.algorithms.base import ReplicateStreams
-from simulations.algorithms.tran2022 import (ALGORITHMS, KeyedNormals, alg1_sensitivity_sq,
+from dptheory_simulations.algorithms import get as get_algorithm
+from dptheory_simulations.algorithms.base import ReplicateStreams
+from dptheory_simulations.algorithms.tran2022 import (ALGORITHMS, KeyedNormals, alg1_sensitivity_sq,
                                              max_nodes_hit, max_weight_sum, run_alg1, run_alg2)
-from simulations.objectives import DEFAULT_N, FAMILIES, get
-from simulations.objectives.base import Dataset, Minimum, Objective
+from dptheory_simulations.objectives import DEFAULT_N, FAMILIES, get
+from dptheory_simulations.objectives.base import Dataset, Minimum, Objective
 
 EPS, DELTA = 1.0, 1e-5
 IDS = ["tran2022.alg1", "tran2022.alg2"]

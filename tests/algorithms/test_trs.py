@@ -1,4 +1,4 @@
-"""Property tests of the exact trust-region subproblem solver (simulations.algorithms.trs).
+"""Property tests of the exact trust-region subproblem solver (dptheory_simulations.algorithms.trs).
 
 Expected values come from the global-optimality characterisation (Conn-Gould-Toint Thm
 7.2.1: (H + lam I) h = -g, H + lam I >= 0, lam >= 0, lam(||h|| - r) = 0 -- sufficient for a
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulations.algorithms.trs import solve_trs, trs_model
+from dptheory_simulations.algorithms.trs import solve_trs, trs_model
 
 
 def _rotation(rng: np.random.Generator, d: int) -> np.ndarray:

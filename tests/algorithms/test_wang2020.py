@@ -10,12 +10,12 @@ from scipy import stats
 
 from dptheory.privacy import get_epsilon
 from dptheory.symbolic.assumptions import HessianLipschitz, Lipschitz, Smooth
-from simulations import objectives as O
-from simulations.algorithms import get
-from simulations.algorithms import wang2020 as W
-from simulations.algorithms.base import ReplicateStreams
-from simulations.algorithms.trs import solve_trs
-from simulations.objectives.base import Dataset, Minimum, Objective
+from dptheory_simulations import objectives as O
+from dptheory_simulations.algorithms import get
+from dptheory_simulations.algorithms import wang2020 as W
+from dptheory_simulations.algorithms.base import ReplicateStreams
+from dptheory_simulations.algorithms.trs import solve_trs
+from dptheory_simulations.objectives.base import Dataset, Minimum, Objective
 
 ALGS = {a.id: a for a in W.ALGORITHMS}
 EPS, DELTA = 1.0, 1e-5
@@ -171,7 +171,7 @@ def test_paper_calibration_from_catalog_matches_printed_formulas(saddle):
     assert a2.noise["sigma2"] == pytest.approx(256 * G ** 2 * L1 * L2 / (n ** 2 * 0.25), rel=1e-12)
     assert a2.noise["sigma2_H"] == pytest.approx(256 * d * M ** 2 * 7 * L2 * L1 / (n ** 2 * 0.25),
                                                  rel=1e-12)
-    from bounds import wang2020 as cat
+    from dptheory_bounds import wang2020 as cat
     item = {i.id: i for i in cat.ITEMS}["wang2020.thm3"]
     ref = item.evaluate("eps_total", {cat.eps: 0.5, cat.delta: DELTA, cat.T: 7},
                         apply_settings=False)

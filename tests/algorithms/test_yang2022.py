@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from simulations.algorithms import get as get_algorithm
-from simulations.algorithms import yang2022 as Y
-from simulations.algorithms.base import ReplicateStreams
-from simulations.algorithms.yang2022 import (ALGORITHMS, eps_tight, run_alg1, run_dpsgd,
+from dptheory_simulations.algorithms import get as get_algorithm
+from dptheory_simulations.algorithms import yang2022 as Y
+from dptheory_simulations.algorithms.base import ReplicateStreams
+from dptheory_simulations.algorithms.yang2022 import (ALGORITHMS, eps_tight, run_alg1, run_dpsgd,
                                              sigma_lemma31, sigma_tight)
-from simulations.objectives import DEFAULT_N, FAMILIES, get
+from dptheory_simulations.objectives import DEFAULT_N, FAMILIES, get
 
 EPS, DELTA = 1.0, 1e-5
 IDS = ["yang2022.alg1", "yang2022.dpsgd"]

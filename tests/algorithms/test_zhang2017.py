@@ -13,10 +13,10 @@ import pytest
 from scipy import stats
 
 from dptheory.symbolic.assumptions import StronglyConvex
-from simulations import objectives as O
-from simulations.algorithms import ALGORITHMS as REGISTRY
-from simulations.algorithms.base import ReplicateStreams
-from simulations.algorithms.zhang2017 import ALG1, ALG2, ALGORITHMS, BST14
+from dptheory_simulations import objectives as O
+from dptheory_simulations.algorithms import ALGORITHMS as REGISTRY
+from dptheory_simulations.algorithms.base import ReplicateStreams
+from dptheory_simulations.algorithms.zhang2017 import ALG1, ALG2, ALGORITHMS, BST14
 
 
 @pytest.fixture(scope="module")

@@ -13,10 +13,10 @@ import pytest
 from scipy import stats
 
 from dptheory.privacy import get_epsilon
-from simulations.algorithms import base
-from simulations.algorithms import zhang2021 as z
-from simulations.algorithms.base import ReplicateStreams
-from simulations.objectives import DEFAULT_N, FAMILIES, get
+from dptheory_simulations.algorithms import base
+from dptheory_simulations.algorithms import zhang2021 as z
+from dptheory_simulations.algorithms.base import ReplicateStreams
+from dptheory_simulations.objectives import DEFAULT_N, FAMILIES, get
 
 EPS, DELTA = 1.0, 1e-5
 BY_ID = {a.id: a for a in z.ALGORITHMS}

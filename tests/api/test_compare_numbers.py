@@ -173,7 +173,7 @@ def test_list_uses_a_cache_that_notices_changes(tmp_path, monkeypatch, capsys):
     assert registry.summaries() == first == [i.summary() for i in registry.items().values()]
     key = registry._index_key()
     # a touched catalog file changes the fingerprint, so the index is rebuilt
-    import bounds.tran2022 as mod
+    import dptheory_bounds.tran2022 as mod
     path = mod.__file__
     st = os.stat(path)
     try:

@@ -37,8 +37,8 @@ def test_sensitivity_values(key, values, expected):
 
 
 def test_checks_read_the_catalog():
-    from simulations.experiments import sensitivity as mod
-    from simulations.objectives import get as get_objective
+    from dptheory_simulations.experiments import sensitivity as mod
+    from dptheory_simulations.objectives import get as get_objective
     obj = get_objective("robust-regression", d=3)
     data = obj.make_data(16, 0)
     # the per-step bounds are the catalog's (values by hand: 2C, 2)

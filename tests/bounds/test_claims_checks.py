@@ -1,4 +1,4 @@
-"""Tests of ``bounds.checks.claims``: each check runs deterministically and returns the
+"""Tests of ``dptheory_bounds.checks.claims``: each check runs deterministically and returns the
 verdict predicted by the reasoning in its test's comment (a claim that is false is a
 ``"refuted"`` verdict, i.e. a finding, not a test failure)."""
 
@@ -8,8 +8,8 @@ import math
 
 import pytest
 
-from bounds.checks import checks as all_checks
-from bounds.checks.claims import CHECKS
+from dptheory_bounds.checks import checks as all_checks
+from dptheory_bounds.checks.claims import CHECKS
 from dptheory import registry
 
 BY_ID = {c.id: c for c in CHECKS}

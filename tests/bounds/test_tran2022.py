@@ -20,7 +20,7 @@ from scipy.stats import norm
 from dptheory.symbolic.symbols import S, registered
 from dptheory.symbolic.theorem import KINDS, PROVENANCE
 
-import bounds.tran2022 as M
+import dptheory_bounds.tran2022 as M
 from tests.bounds import spec
 
 BY_ID = {item.id: item for item in M.ITEMS}

@@ -15,7 +15,7 @@ import pytest
 import sympy as sp
 from scipy.stats import norm
 
-from bounds import wang2020 as W
+from dptheory_bounds import wang2020 as W
 from dptheory.symbolic import KINDS, PROVENANCE, S, registered, units
 from tests.bounds import spec
 

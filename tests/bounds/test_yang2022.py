@@ -15,7 +15,7 @@ import pytest
 import sympy as sp
 from scipy import optimize, stats
 
-import bounds.yang2022 as Y
+import dptheory_bounds.yang2022 as Y
 from dptheory.symbolic import KINDS, PROVENANCE, S, info
 from tests.bounds import spec
 from tests.bounds.expected_yang2022 import EXPECTED

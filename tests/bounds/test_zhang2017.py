@@ -14,7 +14,7 @@ import pytest
 import sympy as sp
 from scipy.stats import norm
 
-from bounds import zhang2017 as Z
+from dptheory_bounds import zhang2017 as Z
 from dptheory.symbolic import KINDS, PROVENANCE, S
 from dptheory.symbolic.dimensions import check_dimensions
 from tests.bounds import spec

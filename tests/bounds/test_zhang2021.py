@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from bounds import zhang2021 as Z
+from dptheory_bounds import zhang2021 as Z
 from dptheory.symbolic import KINDS, PROVENANCE, S, unit_of
 from dptheory.symbolic import units as U
 from tests.bounds import spec

@@ -9,8 +9,8 @@ import pickle
 import numpy as np
 import pytest
 
-from simulations.datasets import NAMED, DataPackageMissing, install_command, load
-from simulations.datasets import named as N
+from dptheory_simulations.datasets import NAMED, DataPackageMissing, install_command, load
+from dptheory_simulations.datasets import named as N
 
 from .fixtures import ADULT_ROWS, BIKE_ROWS, install
 

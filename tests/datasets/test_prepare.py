@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulations.datasets import Preprocessing, load, load_arrays, prepare
-from simulations.datasets.tables import Table
+from dptheory_simulations.datasets import Preprocessing, load, load_arrays, prepare
+from dptheory_simulations.datasets.tables import Table
 
 
 def table(**cols):

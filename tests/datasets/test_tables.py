@@ -8,7 +8,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from simulations.datasets import tables as T
+from dptheory_simulations.datasets import tables as T
 
 
 def write(tmp_path, name, text):

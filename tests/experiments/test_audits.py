@@ -13,8 +13,8 @@ from dptheory import registry
 from dptheory.cli import main
 from dptheory.verify.audit import audit_summary, experiment_recipes
 from dptheory.verify.recipe import load_cell_function
-from simulations.experiments import audits
-from simulations.objectives import get as get_obj
+from dptheory_simulations.experiments import audits
+from dptheory_simulations.objectives import get as get_obj
 
 PRIVATE = sorted(a.id for a in registry.algorithms().values() if a.private)
 

@@ -1,4 +1,4 @@
-"""Data-dependent hyper-parameters (simulations.experiments.hyperparams)."""
+"""Data-dependent hyper-parameters (dptheory_simulations.experiments.hyperparams)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dptheory import registry
-from simulations.experiments import audits, hyperparams
+from dptheory_simulations.experiments import audits, hyperparams
 
 PRIVATE = sorted(a.id for a in registry.algorithms().values() if a.private)
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from dptheory.verify.recipe import load_cell_function
-from simulations.experiments import sensitivity as sens
-from simulations.objectives import get as get_objective
+from dptheory_simulations.experiments import sensitivity as sens
+from dptheory_simulations.objectives import get as get_objective
 
 SMALL = {"examples": 6, "starts": 1, "maxfev": 20}
 
@@ -135,7 +135,7 @@ def test_dyadic_nodes_and_node_differences_brute_force():
 
 
 def test_alg1_recursion_matches_run_alg1_trajectory():
-    from simulations.algorithms import get
+    from dptheory_simulations.algorithms import get
     obj = get_objective("robust-regression", d=3)
     data = obj.make_data(4, 0)
     N, T, alpha, eta = 4, 16, 0.25, 0.1

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from dptheory.verify.recipe import load_cell_function
-from simulations.experiments import stability as stab
-from simulations.objectives import get as get_objective
+from dptheory_simulations.experiments import stability as stab
+from dptheory_simulations.objectives import get as get_objective
 
 
 def _cell(recipe, **over):

@@ -13,9 +13,9 @@ import math
 import numpy as np
 import pytest
 
-import simulations.experiments as experiments
+import dptheory_simulations.experiments as experiments
 from dptheory.verify.recipe import CHECK_KINDS, Recipe, load_cell_function
-from simulations.experiments import utility as U
+from dptheory_simulations.experiments import utility as U
 
 RECIPES = U.RECIPES
 
@@ -73,9 +73,9 @@ def test_gather_skips_only_missing_submodule(monkeypatch):
     real = importlib.import_module
 
     def fake(name, *a, **k):
-        if name == "simulations.experiments.audits":
+        if name == "dptheory_simulations.experiments.audits":
             raise ModuleNotFoundError("no audits", name=name)
-        if name == "simulations.experiments.stability":
+        if name == "dptheory_simulations.experiments.stability":
             return type("M", (), {"RECIPES": []})
         return real(name, *a, **k)
 
@@ -84,7 +84,7 @@ def test_gather_skips_only_missing_submodule(monkeypatch):
     assert {r.id for r in RECIPES} <= {r.id for r in got}
 
     def broken(name, *a, **k):
-        if name == "simulations.experiments.audits":
+        if name == "dptheory_simulations.experiments.audits":
             raise ModuleNotFoundError("inner", name="some_missing_dependency")
         return real(name, *a, **k)
 
@@ -241,7 +241,7 @@ def test_zhang2017_thm2_approx_quadratic_counterexample_matches_closed_form():
     out = load_cell_function(r.cell)(_cell(r, reps=400, point=100))
     n, d, eps, delta, mu, beta = 100, 1, 1.0, 1e-5, 1.0, 1.0
     T = out["params"]["T"]
-    from simulations.objectives import get
+    from dptheory_simulations.objectives import get
     obj = get("tilted-quadratic", d=1)
     data = obj.make_data(n, 123)
     G = 2.0 + float(np.max(np.linalg.norm(data.X, axis=1)))   # Lipschitz on the ball R = 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulations.objectives import FAMILIES, get
+from dptheory_simulations.objectives import FAMILIES, get
 
 N_SMALL = {name: 8 for name in FAMILIES}
 N_SMALL["pl-nonconvex"] = 4

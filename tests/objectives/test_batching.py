@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulations.objectives import FAMILIES
-from simulations.objectives.base import rowwise_matmul
+from dptheory_simulations.objectives import FAMILIES
+from dptheory_simulations.objectives.base import rowwise_matmul
 
 from ._cases import instance, random_points
 

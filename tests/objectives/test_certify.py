@@ -11,7 +11,7 @@ import pytest
 from dptheory.symbolic.assumptions import (PL, AffineDeviation, GeneralizedSmooth,
                                            HessianLipschitz, Lipschitz, Smooth, StronglyConvex,
                                            TwiceDifferentiable, WeaklyQuasiConvex)
-from simulations.objectives import FAMILIES, Dataset, Minimum, Objective, certify, get
+from dptheory_simulations.objectives import FAMILIES, Dataset, Minimum, Objective, certify, get
 
 from ._cases import instance
 

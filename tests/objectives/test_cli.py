@@ -8,7 +8,7 @@ import pytest
 
 from dptheory import cli
 from dptheory.cli import objectives as cmd
-from simulations.objectives import FAMILIES
+from dptheory_simulations.objectives import FAMILIES
 
 
 def _run(argv):

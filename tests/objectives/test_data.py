@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulations.objectives import FAMILIES, get
-from simulations.objectives import data as D
+from dptheory_simulations.objectives import FAMILIES, get
+from dptheory_simulations.objectives import data as D
 
 
 @settings(max_examples=30, deadline=None)

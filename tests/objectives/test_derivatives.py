@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulations.objectives import FAMILIES
+from dptheory_simulations.objectives import FAMILIES
 
 from ._cases import instance, random_points
 
@@ -96,7 +96,7 @@ def test_closed_forms_of_losses():
     x = rng.standard_normal(3) / 3
     w = rng.standard_normal(3)
     X, z = x[None], x @ w
-    from simulations.objectives import get
+    from dptheory_simulations.objectives import get
     assert np.isclose(get("logistic-ridge", d=3, mu=0.2).loss(w, X, [1.0])[0],
                       np.log(1 + np.exp(-z)) + 0.1 * w @ w)
     assert np.isclose(get("logistic-ridge", d=3, mu=0.0, form="printed").loss(w, X, [-1.0])[0],

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from simulations.objectives import FAMILIES, certify, get
+from dptheory_simulations.objectives import FAMILIES, certify, get
 from dptheory.symbolic.assumptions import Smooth, WeaklyQuasiConvex
 
 from ._cases import instance, random_points
@@ -114,7 +114,7 @@ def test_pl_family_is_nonconvex_with_theta_below_one():
 
 
 def test_pl_h_constants_against_fine_grid():
-    from simulations.objectives._calculus import pl_h_constants
+    from dptheory_simulations.objectives._calculus import pl_h_constants
     mu_h, theta_h = pl_h_constants()
     u = np.linspace(1e-4, 30, 3_000_001)
     h = u * u + 3 * np.sin(u) ** 2

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from simulations.objectives import Dataset, get
-from simulations.objectives import erm
-from simulations.objectives._optim import row_space
+from dptheory_simulations.objectives import Dataset, get
+from dptheory_simulations.objectives import erm
+from dptheory_simulations.objectives._optim import row_space
 
 
 def one_hot_data(n=300, seed=0, pure_level=False):

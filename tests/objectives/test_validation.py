@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulations.objectives import FAMILIES, Dataset, get
+from dptheory_simulations.objectives import FAMILIES, Dataset, get
 
 from ._cases import instance
 

@@ -1,4 +1,4 @@
-"""Each check of bounds.checks.privacy_accounting runs, is deterministic, and returns the
+"""Each check of dptheory_bounds.checks.privacy_accounting runs, is deterministic, and returns the
 verdict that an independent computation predicts (mpmath integrals, closed forms)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-from bounds.checks.privacy_accounting import (CHECKS, kov_log_delta, rr_composition_log_delta,
+from dptheory_bounds.checks.privacy_accounting import (CHECKS, kov_log_delta, rr_composition_log_delta,
                                               subsampled_gaussian_log_delta)
 from dptheory.verify import Check, CheckResult
 
@@ -79,7 +79,7 @@ def test_evidence_is_json_and_deterministic(results):
 
 
 def test_discovered_through_bounds_checks():
-    from bounds.checks import checks
+    from dptheory_bounds.checks import checks
     assert {c.id for c in CHECKS} <= {c.id for c in checks()}
 
 

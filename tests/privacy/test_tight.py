@@ -2,7 +2,7 @@
 
 References: the exact Gaussian privacy curve solved in mpmath (Balle & Wang 2018, Thm 8);
 the exact one-step privacy profile of the subsampled Gaussian (closed form of
-bounds.checks.privacy_accounting, itself checked against mpmath quadrature); Google's
+dptheory_bounds.checks.privacy_accounting, itself checked against mpmath quadrature); Google's
 dp-accounting PLDAccountant at the settings of published DP training runs; the RDP code
 (an upper bound that the tight upper end must not exceed).
 """
@@ -59,7 +59,7 @@ def test_composed_gaussians_are_one_gaussian():
 
 # ------------------------------------------------------------------ one subsampled step
 def _exact_subsampled_eps(q: float, sigma: float, delta: float) -> float:
-    from bounds.checks.privacy_accounting import subsampled_gaussian_log_delta
+    from dptheory_bounds.checks.privacy_accounting import subsampled_gaussian_log_delta
     return optimize.brentq(lambda e: subsampled_gaussian_log_delta(e, q, sigma) - math.log(delta),
                            1e-9, 60.0, xtol=1e-12)
 

@@ -1,4 +1,4 @@
-"""Tests of dptheory.privacy.tree and of the checks in bounds.checks.privacy_tree.
+"""Tests of dptheory.privacy.tree and of the checks in dptheory_bounds.checks.privacy_tree.
 
 Expected values come from hand computations, brute force over actual permutation
 sequences, binary expansions, and the momentum recursion, not from the code under test.
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bounds.checks import privacy_tree
+from dptheory_bounds.checks import privacy_tree
 from dptheory.privacy import tree
 
 HYP = settings(derandomize=True, database=None, max_examples=300, deadline=None)
