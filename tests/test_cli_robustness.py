@@ -196,3 +196,12 @@ def test_disk_full_while_writing_the_store(tmp_path):
     p = cli("verify", "--only", "zhang2017.lemma2:gd-sensitivity", "--out", str(tmp_path / "r"),
             "--jobs", "1", shell_prefix="ulimit -f 4;")
     assert "results.sqlite" in p.stderr and ("full" in p.stderr or "space" in p.stderr)
+
+
+def test_one_replicate_prints_no_nan(capsys):
+    # one replicate has no standard error: the text says so instead of printing nan
+    from dptheory.cli import main
+    assert main(["run", "zhang2017.alg1", "--objective", "logistic-ridge", "--n", "64",
+                 "--eps", "1", "--delta", "1e-5", "--reps", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "nan" not in out.lower() and "se n/a, 1 replicate" in out

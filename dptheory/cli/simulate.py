@@ -113,7 +113,11 @@ def cmd_run(args: argparse.Namespace) -> tuple[Any, str]:
         summary.update(extra)
         lines += more
     for k, v in summary["metrics"].items():
-        lines.append(f"  {k:<14} mean {v['mean']:.6g}  (se {v['se']:.2g}; min {v['min']:.4g}, max {v['max']:.4g})")
+        # one replicate has no standard error: say so instead of printing nan
+        se = ("n/a, 1 replicate" if v["se"] is None or v["se"] != v["se"]
+              else f"{v['se']:.2g}")
+        lines.append(f"  {k:<14} mean {v['mean']:.6g}  (se {se}; min {v['min']:.4g}, "
+                     f"max {v['max']:.4g})")
     for route, p in summary["privacy"].items():
         lines.append(f"  privacy [{route}] eps={p.get('epsilon')!s:.8} delta={p.get('delta')}"
                      f"  ({p.get('route', '')})")
