@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from dptheory import registry
@@ -114,7 +115,7 @@ def cmd_run(args: argparse.Namespace) -> tuple[Any, str]:
         lines += more
     for k, v in summary["metrics"].items():
         # one replicate has no standard error: say so instead of printing nan
-        se = ("n/a, 1 replicate" if v["se"] is None or v["se"] != v["se"]
+        se = ("n/a, 1 replicate" if v["se"] is None or math.isnan(v["se"])
               else f"{v['se']:.2g}")
         lines.append(f"  {k:<14} mean {v['mean']:.6g}  (se {se}; min {v['min']:.4g}, "
                      f"max {v['max']:.4g})")
