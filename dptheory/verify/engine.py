@@ -1,7 +1,9 @@
 """The verification engine behind ``dptheory verify``.
 
 1. Collect recipes (``dptheory.experiments`` entry points), keep the quick ones for
-   ``--quick`` (all for ``--full``) and those named by ``--only``.
+   ``--quick`` (all for ``--full``) and those named by ``--only``. A recipe whose
+   ``requires`` says this machine lacks something (a data package) is not run and is
+   reported inconclusive with the reason.
 2. Expand them into cells: sweep points x independent data sets x replicate blocks. Every
    block of one (point, data set) shares its seed, ``cell_seed(seed, {recipe, point,
    dataset})``, and differs by its first replicate, so results do not depend on the block
@@ -35,7 +37,7 @@ import numpy as np
 
 from dptheory import registry
 from dptheory.errors import UsageError
-from dptheory.verify.recipe import Recipe, load_cell_function
+from dptheory.verify.recipe import Recipe, load_cell_function, missing
 from dptheory.verify.verdict import CheckResult, Finding, merge_findings
 
 EXPERIMENTS_GROUP = "dptheory.experiments"
@@ -380,7 +382,9 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
     extra: dict[str, list[Any]] = {}
     results: dict[str, Any] = {}
     computed = 0
-    todo = chosen
+    # recipes this machine cannot run (a data package not installed) are reported, not run
+    not_run = {r.id: why for r in chosen if (why := missing(r))}
+    todo = [r for r in chosen if r.id not in not_run]
     judged: dict[str, CheckResult] = {}
     pooled_all: dict[str, dict[Any, dict[str, Any]]] = {}
     all_cells: list[dict[str, Any]] = []
@@ -406,6 +410,9 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
                 extra.setdefault(r.id, []).append(_next_point(r, last))
                 again.append(r)
         todo = again
+    for rid, why in not_run.items():
+        judged[rid] = CheckResult("inconclusive", f"not run on this machine: {why}",
+                                  {"not_run": why})
     verdicts = [Verdict.of(r.id, r.item, r.check, judged[r.id],
                            f"dptheory verify --{mode} --only {r.id}") for r in chosen]
     notes: list[dict[str, Any]] = []

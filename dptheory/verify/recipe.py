@@ -32,6 +32,10 @@ Every cell of a bound, slope or stability recipe also says whether the claim can
 * ``start_passes`` — True when the start point already satisfies the claim's target (a success
   test, an accuracy): the check could not have failed there.
 
+A recipe that needs what a machine may lack (a real data set read from a registry package)
+names a ``requires`` function; :func:`missing` returns its reason, and ``verify`` reports
+such a recipe as inconclusive ("not run: ...") instead of failing.
+
 A sweep point holds ``datasets`` independent data sets (cell key ``dataset``), each with its
 own seed, so intervals include data variability. Blocks of one (point, data set) are pooled
 before the check, so results do not depend on the block size or on the number of workers.
@@ -71,12 +75,18 @@ class Recipe:
     severity: str = ""                        # what a refutation means (verdict SEVERITIES)
     consequence: str = ""                     # one sentence on its consequence
     root: str = ""                            # root cause shared with other checks
+    # "module:function" called with the recipe: None when it can run on this machine, else a
+    # one-line reason (a missing data package and its install command); empty: always runs
+    requires: str = ""
 
     def __post_init__(self) -> None:
         if self.check not in CHECK_KINDS:
             raise ValueError(f"{self.id}: check must be one of {CHECK_KINDS}, got {self.check!r}")
         if ":" not in self.cell:
             raise ValueError(f"{self.id}: cell must be 'module:function', got {self.cell!r}")
+        if self.requires and ":" not in self.requires:
+            raise ValueError(f"{self.id}: requires must be 'module:function', got "
+                             f"{self.requires!r}")
         if len(self.sweep) != 1:
             raise ValueError(f"{self.id}: sweep one variable at a time, got {list(self.sweep)}")
         if self.datasets < 1 or (self.datasets_full is not None and self.datasets_full < 1):
@@ -110,6 +120,13 @@ class Recipe:
                                 "reps": min(self.block, total - start), "seed": seed,
                                 **self.fixed})
         return out
+
+
+def missing(recipe: Recipe) -> str | None:
+    """Why ``recipe`` cannot run on this machine (None when it can): its ``requires``."""
+    if not recipe.requires:
+        return None
+    return load_cell_function(recipe.requires)(recipe)
 
 
 def load_cell_function(path: str):

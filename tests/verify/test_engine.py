@@ -30,7 +30,12 @@ RECIPES = textwrap.dedent('''
     def sens(c):
         return {"measured": 3.0, "bound": 2.0, "worst": {"i": 0}}
 
+    def lacks(recipe):
+        return "needs the package fakedata: pip install fakedata"
+
     RECIPES = [
+        Recipe("fake2030.thm3:needs-data", "fake2030.thm3", "bound", "fakerecipes:cell",
+               {"n": [16]}, reps=4, block=4, requires="fakerecipes:lacks"),
         Recipe("fake2030.thm1:bound-n", "fake2030.thm1", "bound", "fakerecipes:cell",
                {"n": [16, 64, 256]}, reps=12, block=4, metric="E||grad F||"),
         Recipe("fake2030.thm1:slope-n", "fake2030.thm1", "slope", "fakerecipes:cell",
@@ -165,3 +170,23 @@ def test_bad_input_is_one_line_exit_2(fake_recipes, args, needle):
     r = _verify(*args, cwd=fake_recipes)
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and needle in r.stderr
+
+
+def test_recipe_this_machine_cannot_run_is_reported_not_run(fake_recipes):
+    """A recipe whose ``requires`` gives a reason runs no cell and is inconclusive with it."""
+    from dptheory.verify.engine import run_verify
+    res = run_verify(only=["fake2030.thm3", "fake2030.lemma2"], out=fake_recipes / "o",
+                     n_jobs=1, progress=False, symbolic=False)
+    by = {v.id: v for v in res.verdicts}
+    v = by["fake2030.thm3:needs-data"]
+    assert v.verdict == "inconclusive"
+    assert v.summary == ("not run on this machine: needs the package fakedata: "
+                         "pip install fakedata")
+    assert res.total_cells == 1                  # lemma2's one cell; none of thm3's
+    assert by["fake2030.lemma2:sens"].verdict == "refuted"    # the others still run
+
+
+def test_requires_must_name_a_function():
+    from dptheory.verify.recipe import Recipe
+    with pytest.raises(ValueError, match="requires must be 'module:function'"):
+        Recipe("x.y:z", "x.y", "bound", "m:f", {"n": [1]}, requires="nofunction")
