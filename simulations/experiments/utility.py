@@ -781,6 +781,9 @@ RECIPES: list[Recipe] = [
        cell=f"{MOD}:zhang2017_rrpsgd", sweep={"n": [32, 64, 128]},
        sweep_full={"n": [32, 64, 128, 256, 512]}, fixed={**_LR, "eps": 1.0, "delta": 1e-5},
        reps=16, block=16, reps_full=64, expected_slope=None, tolerance=0.15, quick=False,
+       # n^2 steps: the extension points cost 330 s (n = 1024), 1270 s (2048) and about
+       # 5100 s (4096) of cell time on this machine, so --full stops at n = 2048
+       extend={"factor": 2, "quick": 0, "full": 2},
        metric="E||grad F(w_priv)||^2",
        description="RRPSGD, E||grad F(w_R)||^2 vs n against the bound's own slope (~ -1 with "
                    "the sqrt(log(3n/delta)) polylog). At small n the total 'time' n^2 eta = "
