@@ -138,6 +138,20 @@ def test_wang2020_statements_on_hand_made_rows():
     assert st["dp_str_gap_largest"] == "0 of 2"           # 0.15/eps lies between the two
     assert st["fastest_at_eps_1"] == "DP-STR"
     assert st["dp_tr_accuracy_vs_eps"] == pytest.approx([0.55, 0.6])
+    assert st["stopped_at_start"] == {"DP-TR": 0, "DP-STR": 0, "DP-GD": 0}
+    # DP-GD outputs its start at eps = 1 in 2 of 3 replicates (old rows lack the key)
+    for r in rows:
+        if r["alg"] == "DP-GD" and r["objective"] == "sigmoid-l2":
+            r.update(stopped_at_start=2 / 3 if r["eps"] == 1.0 else 0.0, grad_norm_w0=0.06)
+    st = {s["objective"]: s for s in W.Wang2020Figures.statements(rows)}["sigmoid-l2"]
+    assert st["stopped_at_start"] == {"DP-TR": 0, "DP-STR": 0, "DP-GD": 1}
+    assert st["grad_norm_w0"] == 0.06
+    text = W.Wang2020Figures.text({"settings": {"subsample": 10, "reps": 3}, "title": "t",
+                                   "data_label": "x", "rows": [], "checks": [st],
+                                   "paper_statements": [], "not_given_by_paper": [],
+                                   "store": "s", "run_id": "r", "cells_computed": 0,
+                                   "elapsed_seconds": 0.0})
+    assert "||grad F|| = 0.06, alpha = 0.1" in text and "DP-GD at 1 of 2 eps" in text
 
 
 def test_wang2020_end_to_end_labels_the_substitute(capsys, tmp_path, credit150):
@@ -150,6 +164,10 @@ def test_wang2020_end_to_end_labels_the_substitute(capsys, tmp_path, credit150):
     at1 = [r for r in rep["rows"] if r["eps"] == 1.0]
     assert all(len(r["time"]) == len(r["gap_trajectory"]) > 0 for r in at1)
     assert all(r["gap"] >= -1e-9 and 0 <= r["accuracy"] <= 1 for r in rep["rows"])
+    # DP-TR and DP-STR output w^{k+1}, after a trust-region step: never the start
+    assert all(r["stopped_at_start"] == 0 for r in rep["rows"] if r["alg"] != "DP-GD")
+    assert all(0 <= r["stopped_at_start"] <= 1 and r["grad_norm_w0"] > 0
+               for r in rep["rows"] if r["alg"] == "DP-GD")
     assert (tmp_path / "o" / "wang2020.figures.png").stat().st_size > 0
 
 
