@@ -430,8 +430,11 @@ def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
     up = result.get("epsilon_upper_certified")
     if reasons:
         if up is not None and up <= claimed and not leaks:
-            reasons.append(f"the noise used is certified private at eps <= {up:.3g}, so no "
-                           "valid audit could refute the claim")
+            # at a large delta the certified eps can be 0: say it as (0, delta)-DP
+            private = (f"(0, {lb['delta']:.3g})-DP" if up <= 0 else
+                       f"private at eps <= {up:.3g}")
+            reasons.append(f"the noise used is certified {private}, so no valid audit could "
+                           "refute the claim")
         return CheckResult("inconclusive", f"empirical eps >= {e:.3g} ({confidence:.0%}) <= "
                            f"claimed eps = {claimed:.3g}, but the audit lacks power: "
                            + "; ".join(reasons), evidence, claim="privacy")

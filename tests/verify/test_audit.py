@@ -207,3 +207,10 @@ def test_inconclusive_says_when_no_valid_audit_could_refute():
            "delta": 1e-3, "epsilon_lower_certified": 0.2, "epsilon_upper_certified": 0.3}
     chk = audit_check(res)
     assert chk.verdict == "inconclusive" and "no valid audit could refute" in chk.summary
+    assert "certified private at eps <= 0.3," in chk.summary
+    # at a large delta the certified eps is 0: said as (0, delta)-DP, not "eps <= 0"
+    zero = audit_check({**res, "scores_in": res["scores_in"][:20],
+                        "scores_out": res["scores_out"][:20], "delta": 0.3,
+                        "epsilon_lower_certified": 0.0, "epsilon_upper_certified": 0.0})
+    assert zero.verdict == "inconclusive"
+    assert "certified (0, 0.3)-DP, so no valid audit" in zero.summary
