@@ -233,44 +233,46 @@ def run_stages(objective: Any, data: Any, stages: list[Stage], *, pi: float, B: 
     if radius is not None:
         left |= np.linalg.norm(W, axis=1) > radius * (1 + 1e-12)
     t_glob = 0
-    for s_i, st in enumerate(stages):
-        W_prev = Wm1.copy() if (s_i == 0 and Wm1 is not None) else W.copy()
-        if st.output == "uniform":
-            # index of w_O drawn up front; keep the iterate when reached (O(reps d) memory)
-            O = 1 + np.minimum((streams.uniform(1)[:, 0] * st.T).astype(np.int64), st.T - 1)
-            keep = W.copy()
-        # subsets and noise of a block of steps drawn at once (equal to one step at a time)
-        block = block_steps(st.T, W.shape[0], B + d)
-        for t in range(1, st.T + 1):
-            k = (t - 1) % block
-            if k == 0:
-                K = min(block, st.T - t + 1)
-                idx_blk = streams.subsets(n, B, steps=K)
-                xi_blk = streams.normal(K, d) if pi > 0 else None
-            idx = idx_blk[:, k]
-            if clip is None:
-                gbar = objective.batch_grad_mean(W, data, idx)
-            else:
-                g = objective.batch_grad(W, data, idx)
-                gbar = weighted_batch_sum(g, clip_factors(g, clip)) / B
-            if xi_blk is not None:
-                gbar += pi * xi_blk[:, k]
-            rho_t = st.varrho if t <= st.t_mon else 0.0
-            W_new = W - st.eta(t) * gbar
-            if rho_t:
-                W_new += rho_t * (W - W_prev)
-            W_prev, W = W, W_new
+    # a divergent run overflows on the way; it is reported once, below, as a ValueError
+    with np.errstate(over="ignore", invalid="ignore"):
+        for s_i, st in enumerate(stages):
+            W_prev = Wm1.copy() if (s_i == 0 and Wm1 is not None) else W.copy()
             if st.output == "uniform":
-                hit = O == t
-                if hit.any():
-                    keep[hit] = W[hit]
-            if radius is not None:
-                left |= np.linalg.norm(W, axis=1) > radius * (1 + 1e-12)
-            t_glob += 1
-            if recorder is not None:
-                recorder(t_glob, W)
-        if st.output == "uniform":
-            W = keep
+                # index of w_O drawn up front; keep the iterate when reached (O(reps d) memory)
+                O = 1 + np.minimum((streams.uniform(1)[:, 0] * st.T).astype(np.int64), st.T - 1)
+                keep = W.copy()
+            # subsets and noise of a block of steps drawn at once (equal to one step at a time)
+            block = block_steps(st.T, W.shape[0], B + d)
+            for t in range(1, st.T + 1):
+                k = (t - 1) % block
+                if k == 0:
+                    K = min(block, st.T - t + 1)
+                    idx_blk = streams.subsets(n, B, steps=K)
+                    xi_blk = streams.normal(K, d) if pi > 0 else None
+                idx = idx_blk[:, k]
+                if clip is None:
+                    gbar = objective.batch_grad_mean(W, data, idx)
+                else:
+                    g = objective.batch_grad(W, data, idx)
+                    gbar = weighted_batch_sum(g, clip_factors(g, clip)) / B
+                if xi_blk is not None:
+                    gbar += pi * xi_blk[:, k]
+                rho_t = st.varrho if t <= st.t_mon else 0.0
+                W_new = W - st.eta(t) * gbar
+                if rho_t:
+                    W_new += rho_t * (W - W_prev)
+                W_prev, W = W, W_new
+                if st.output == "uniform":
+                    hit = O == t
+                    if hit.any():
+                        keep[hit] = W[hit]
+                if radius is not None:
+                    left |= np.linalg.norm(W, axis=1) > radius * (1 + 1e-12)
+                t_glob += 1
+                if recorder is not None:
+                    recorder(t_glob, W)
+            if st.output == "uniform":
+                W = keep
     if not np.all(np.isfinite(W)):
         raise ValueError("iterates diverged (non-finite values); reduce the step size eta")
     return W, left

@@ -355,6 +355,7 @@ def test_bad_input(pl, kw, match):
         z.dpageem(obj, data, **args)
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")      # divergence: one error, no overflow noise
 def test_bad_input_single_stage(pl):
     obj, data = pl
     args = dict(eps=EPS, delta=DELTA, eta=0.01, T=3, B=3, c2=1.0)
