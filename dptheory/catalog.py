@@ -23,6 +23,7 @@ import re
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from dptheory.errors import UsageError
+from dptheory.vocabulary import quantity_of
 
 if TYPE_CHECKING:  # pragma: no cover - for annotations only (sympy loads lazily)
     import sympy as sp
@@ -322,9 +323,9 @@ def compare_items(a: "str | Theorem", b: "str | Theorem", *, vary: Any = "n",
         warnings.append(f"{ia.id} bounds {_quantity(ia)} and {ib.id} bounds {_quantity(ib)}: "
                         "different quantities in different units; the rates are ordered as "
                         "numbers only")
-    elif ia.measured and ib.measured and ia.measured != ib.measured:
-        warnings.append(f"{ia.id} bounds {ia.measured} and {ib.id} bounds {ib.measured}: "
-                        "different quantities (same unit)")
+    elif ia.measured and ib.measured and quantity_of(ia.measured) != quantity_of(ib.measured):
+        warnings.append(f"{ia.id} bounds {quantity_of(ia.measured)} and {ib.id} bounds "
+                        f"{quantity_of(ib.measured)}: different quantities (same unit)")
     if ia.direction != ib.direction:
         warnings.append(f"{ia.id} is an {ia.direction} bound and {ib.id} a {ib.direction} bound")
     vacuity = ia.direction == ib.direction == "upper" and {ia.category, ib.category} <= {

@@ -79,6 +79,24 @@ def test_units_warning(capsys):
     assert any("different units" in w for w in data["warnings"])
 
 
+@pytest.mark.parametrize("a, b, differ", [
+    # zhang2017's E F(w_priv,S) - F(w_hat,S) and zhang2021's E[F_S(w^K) - F_S(w_S^*)]: both the
+    # expected excess empirical risk of the output
+    ("zhang2017.thm2", "zhang2021.thm3.2", False),
+    # E||grad F(w_hat)|| in tran2022 Theorems 6 and 9 and the quoted RRSGD rate: the output
+    ("tran2022.thm9", "tran2022.intro.RRSGD", False),
+    # a bound at the output vs a bound on the best iterate (min_t): different quantities
+    ("tran2022.thm9", "yang2022.abstract", True),
+])
+def test_same_quantity_written_two_ways_is_not_warned(capsys, a, b, differ):
+    assert main(["compare", a, b, "--json"]) == 0
+    warned = [w for w in json.loads(capsys.readouterr().out)["warnings"]
+              if "different quantities" in w]
+    assert bool(warned) == differ, warned
+    if differ:
+        assert "min over iterates of E||grad f(w_t)||" in warned[0]
+
+
 def test_both_vacuous_regime_is_named():
     # thm9 vs thm6 of tran2022: both rates are >= 1 exactly when eps n < sqrt(d), which is
     # where thm6 is the smaller one (by hand: d^(1/3)(eps n)^(-2/3) >= 1 iff eps n <= sqrt d)
@@ -181,3 +199,12 @@ def test_list_uses_a_cache_that_notices_changes(tmp_path, monkeypatch, capsys):
         assert registry._index_key() != key
     finally:
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def test_every_quantity_alias_is_a_catalog_string():
+    """The alias table names strings the catalog uses (a renamed `measured` must update it)."""
+    from dptheory import registry
+    from dptheory.vocabulary import QUANTITIES
+    used = {it.measured for it in registry.items().values()}
+    missing = [m for ms in QUANTITIES.values() for m in ms if m not in used]
+    assert not missing
