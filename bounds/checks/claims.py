@@ -511,25 +511,21 @@ def _zhang2017_lemma_grad(item: str) -> CheckResult:
         consequence=LEMMA11_CONSEQUENCE)
 
 
-def _mk(item: str, name: str, kind: str, fn, description: str) -> Check:
-    return Check(id=f"{item}:{name}", item=item, kind=kind, run=fn, description=description)
-
-
 CHECKS: list[Check] = [
-    _mk("yang2022.eq7", "candidate-forms", "property", _yang2022_eq7,
+    Check.of("yang2022.eq7", "candidate-forms", "property", _yang2022_eq7,
         "forms (A) 1/3, 8/3 and (B) 2/3, 2 on random pairs, adversarial search, polar grid"),
-    _mk("yang2022.propE.3", "vs-numerical-rdp", "property", _yang2022_propE3,
+    Check.of("yang2022.propE.3", "vs-numerical-rdp", "property", _yang2022_propE3,
         "13 q^2 rho alpha vs WBK19 RDP of sampling w/o replacement, sigma = 1/sqrt(2 rho)"),
-    _mk("zhang2017.lemma4", "martingale-tail", "property", _zhang2017_lemma4,
+    Check.of("zhang2017.lemma4", "martingale-tail", "property", _zhang2017_lemma4,
         "Monte Carlo tail of Rademacher/Gaussian sums with E exp(X^2/s^2) = e, CP99 vs delta"),
-    _mk("tran2022.eq3", "identity-fresh-permutation", "property", _tran2022_eq3,
+    Check.of("tran2022.eq3", "identity-fresh-permutation", "property", _tran2022_eq3,
         "identity (3) with linear per-sample gradients, reused vs fresh permutations"),
-    _mk("zhang2017.lemma11", "quadratic-gd", "property",
+    Check.of("zhang2017.lemma11", "quadratic-gd", "property",
         lambda: _zhang2017_lemma_grad("zhang2017.lemma11"),
         "part (1) on exact GD over F = (beta/2) w^2 for beta in 0.5..10, both readings of R"),
-    _mk("zhang2017.lemma12", "quadratic-gd", "property",
+    Check.of("zhang2017.lemma12", "quadratic-gd", "property",
         lambda: _zhang2017_lemma_grad("zhang2017.lemma12"),
         "part (1) at its step with sigma chosen so eta = 0.1/beta, exact GD, both readings"),
-    _mk("zhang2021.thm2.1", "c2-pairs", "property", _zhang2021_thm21,
+    Check.of("zhang2021.thm2.1", "c2-pairs", "property", _zhang2021_thm21,
         "smallest c2 per (q, T, eps, delta) by the RDP accountant (existence claim)"),
 ]

@@ -141,6 +141,12 @@ class Check:
     run: Callable[[], CheckResult]
     description: str = ""
 
+    @classmethod
+    def of(cls, item: str, name: str, kind: str, run: Callable[[], CheckResult],
+           description: str = "") -> "Check":
+        """The check ``<item>:<name>``: how the check modules declare theirs."""
+        return cls(id=f"{item}:{name}", item=item, kind=kind, run=run, description=description)
+
     @property
     def reproduce(self) -> str:
         return f"dptheory findings --only {self.id}"
