@@ -34,11 +34,10 @@ from typing import Any, Sequence
 import numpy as np
 from hypothesis import strategies as st
 
+from dptheory.vocabulary import RELATIONS   # the neighbouring relations the strategies build
+
 __all__ = ["datasets", "neighbouring_datasets", "records", "objectives", "privacy_parameters",
            "noise_parameters", "RELATIONS"]
-
-#: The neighbouring relations the strategies build.
-RELATIONS = ("replace-one", "add-remove")
 
 _unit = st.floats(-1.0, 1.0, allow_nan=False, allow_infinity=False)
 

@@ -10,6 +10,9 @@ DIRECTIONS = ("upper", "lower")
 #: Neighbouring relations of a sensitivity: replace one record (substitution), or add or
 #: remove one record.
 RELATIONS = ("replace-one", "add-remove")
+#: Accountants of the privacy API and CLI: RDP with its conversion, or the two-sided
+#: (certified lower and upper) epsilon of dp-accounting's PLD.
+ACCOUNTANTS = ("rdp", "tight")
 
 #: The quantity an item's ``measured`` string names, for comparisons: the papers write one
 #: quantity several ways (zhang2017's E F(w_priv,S) - F(w_hat,S) is zhang2021's
@@ -42,5 +45,6 @@ def quantity_of(measured: str) -> str:
     return _QUANTITY_OF.get(measured, measured)
 
 
-__all__ = ["KINDS", "PROVENANCE", "RATE_NOTATIONS", "DIRECTIONS", "RELATIONS", "QUANTITIES",
+__all__ = ["KINDS", "PROVENANCE", "RATE_NOTATIONS", "DIRECTIONS", "RELATIONS", "ACCOUNTANTS",
+           "QUANTITIES",
            "quantity_of"]

@@ -12,10 +12,9 @@ from dptheory.budget import (DEFAULT_MAX_MEMORY_GB, MEMORY_ENV, accountant_memor
 from dptheory.cli import add_command
 from dptheory.errors import UsageError
 
-# The accountant (NumPy, SciPy, dp-accounting) loads inside the handlers: `dptheory --help`
-# stays fast. These mirror dptheory.privacy's constants (tests/cli check they agree).
-ACCOUNTANTS = ("rdp", "tight")
-RELATIONS = ("add-remove", "replace-one")
+# The accountant (NumPy, SciPy, dp-accounting) loads inside the handlers, and the option
+# choices come from the plain constants of dptheory.vocabulary: `dptheory --help` stays fast.
+from dptheory.vocabulary import ACCOUNTANTS, RELATIONS
 
 __all__ = ["register", "compute_routes"]
 

@@ -26,11 +26,11 @@ from dptheory.privacy.events import SAMPLINGS, GaussianEvent, SampledEvent, Self
 from dptheory.privacy.gaussian import _check_count, _check_positive, _check_rate, _check_unit_open
 from dptheory.privacy.rdp import DEFAULT_ORDERS
 from dptheory.privacy.tight import EpsilonInterval, epsilon_interval, epsilon_upper
+from dptheory.vocabulary import ACCOUNTANTS
 
 __all__ = ["resolve_steps", "get_epsilon", "get_epsilon_and_order", "get_epsilon_interval",
            "get_noise_multiplier", "schedule_event", "ACCOUNTANTS"]
 
-ACCOUNTANTS = ("rdp", "tight")
 #: largest order the automatic extension of the grid reaches (2^20)
 MAX_EXTENDED_ORDER = float(1 << 20)
 #: Orders for the fixed-size bound: its Theorem-27 terms cost O(alpha^2) high-precision

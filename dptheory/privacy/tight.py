@@ -61,11 +61,10 @@ from dptheory.privacy.conversions import eps_from_rdp_improved
 from dptheory.privacy.events import (ComposedEvent, Event, GaussianEvent, SampledEvent,
                                      SelfComposedEvent, rdp_of)
 from dptheory.privacy.gaussian import _check_positive, _check_unit_open, gaussian_epsilon
+from dptheory.vocabulary import RELATIONS
 
 __all__ = ["RELATIONS", "EpsilonInterval", "TightAccountingError", "epsilon_interval",
            "epsilon_upper", "relation_of"]
-
-RELATIONS = ("add-remove", "replace-one")
 
 #: discretisation of the pessimistic (upper) PLD: its error is about this much epsilon
 UPPER_DISCRETIZATION = 1e-4
