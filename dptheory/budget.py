@@ -41,6 +41,8 @@ _max_steps: ContextVar[int | None] = ContextVar("dptheory_max_steps", default=No
 
 
 def format_bytes(n: float) -> str:
+    """A byte count in the largest binary unit it reaches (B, KiB, MiB, GiB, TiB), three
+    significant digits; used in the messages of :func:`check_memory`."""
     for unit, size in (("TiB", 2 ** 40), ("GiB", 2 ** 30), ("MiB", 2 ** 20), ("KiB", 2 ** 10)):
         if n >= size:
             return f"{n / size:.3g} {unit}"

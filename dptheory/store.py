@@ -146,6 +146,7 @@ def dumps(obj: Any, *, strict: bool = True) -> str:
 
 
 def loads(text: str) -> Any:
+    """Decode text written by :func:`dumps` (tagged arrays become numpy arrays)."""
     return json.loads(text, object_hook=_decode_hook)
 
 
@@ -334,6 +335,7 @@ class Store:
                 raise self._error(exc) from None
 
     def close(self) -> None:
+        """Close the connection (a later use reconnects)."""
         with self._lock:
             if self._conn is not None:
                 self._conn.close()
@@ -383,12 +385,14 @@ class Store:
         return run_id
 
     def set_status(self, run_id: str, status: str) -> None:
+        """Set the status of an existing run (one of :data:`RUN_STATUSES`)."""
         if status not in RUN_STATUSES:
             raise ValueError(f"status must be one of {RUN_STATUSES}, got {status!r}")
         self._require_run(run_id)
         self._write(lambda c: c.execute("UPDATE runs SET status=? WHERE id=?", (status, run_id)))
 
     def run(self, run_id: str) -> dict[str, Any]:
+        """One run as a dict (id, created, command, config, status); ``ValueError`` if absent."""
         rows = self._read("SELECT id, created, command, config, status FROM runs WHERE id=?",
                           (run_id,))
         if not rows:
@@ -507,6 +511,7 @@ class Store:
                 for k, s, w, f, a in rows]
 
     def finished(self, run_id: str) -> set[str]:
+        """The keys of the run's finished cells whose stored result passes its checksum."""
         return {k for k, _ in self._done_rows(run_id)}
 
     def pending(self, run_id: str, keys: Iterable[str]) -> list[str]:

@@ -63,6 +63,8 @@ def add_command(sub: Any, name: str, handler: Callable[[argparse.Namespace], tup
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``dptheory`` parser: global ``--debug`` and ``--version``, then the sub-commands
+    that each module of :data:`COMMAND_MODULES` registers (a module not present is skipped)."""
     parser = _Parser(prog="dptheory",
                      description="Theorems of DP non-convex optimization, executable and checked.")
     parser.add_argument("--debug", action="store_true",
@@ -115,6 +117,11 @@ def _say(line: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line on ``argv`` (default ``sys.argv[1:]``) and return the exit code.
+
+    The one error boundary: 0 on success, 2 for a usage error or a failure that is the
+    user's (one line on stderr), 1 for a bug (one line; the traceback with ``--debug``), 130
+    on Ctrl-C. Warnings are collected and summarised in one line unless ``--debug``."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -33,6 +33,7 @@ MAX_RUNS = 10 ** 6
 
 
 def register(sub: Any) -> None:
+    """Register ``dptheory audit`` and its options on the sub-parsers ``sub``."""
     p = add_command(sub, "audit", cmd_audit,
                     help="empirical privacy audit of an algorithm (epsilon lower bound), "
                          "or --selftest with planted bugs")
@@ -166,6 +167,9 @@ def _text_selftest(rows: list[dict[str, Any]], ok: bool) -> str:
 
 
 def cmd_audit(args: argparse.Namespace) -> tuple[Any, str]:
+    """Handler of ``dptheory audit``: the audit of ``ALG`` (:func:`run_audit`) or, with
+    ``--selftest``, the planted-bug self-test, which exits with code 1 (after printing its
+    table) when a bug goes undetected or the correct algorithm is flagged."""
     _check_args(args)
     if args.selftest:
         if args.algorithm:

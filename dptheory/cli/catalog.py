@@ -18,6 +18,7 @@ from dptheory.vocabulary import KINDS
 
 
 def register(sub: Any) -> None:
+    """Register the catalog commands (list, show, derive, compare, table, findings) on ``sub``."""
     p = add_command(sub, "list", cmd_list, "list catalog items")
     p.add_argument("--paper", help="paper key, e.g. tran2022")
     p.add_argument("--kind", choices=KINDS, help="item kind")
@@ -62,6 +63,8 @@ def register(sub: Any) -> None:
 
 # -- list / show ------------------------------------------------------------------------
 def cmd_list(args: argparse.Namespace) -> tuple[Any, str]:
+    """Handler of ``dptheory list``: the catalog's items, filtered by ``--paper`` and
+    ``--kind``, from the cached summaries (no SymPy, no catalog build)."""
     summaries = registry.summaries()             # cached: no SymPy, no catalog build
     papers = sorted({r["paper"] for r in summaries})
     if args.paper and args.paper not in papers:
@@ -78,6 +81,9 @@ def cmd_list(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 def cmd_show(args: argparse.Namespace) -> tuple[Any, str]:
+    """Handler of ``dptheory show``: one item's statement, hypotheses, settings, bound and
+    rates, with its derivation, its hypotheses at the settings and its dimensional issues;
+    ``--latex`` prints the statement as LaTeX."""
     import sympy as sp
 
     from dptheory.symbolic.derive import derive
@@ -120,6 +126,9 @@ def cmd_show(args: argparse.Namespace) -> tuple[Any, str]:
 
 # -- derive ------------------------------------------------------------------------------
 def cmd_derive(args: argparse.Namespace) -> tuple[Any, str]:
+    """Handler of ``dptheory derive``: the derivation verdict (stated rate against the rate
+    the explicit bound gives at the settings) of the named items, or of every derivable one
+    with ``--all``, with the verdict counts."""
     from dptheory.symbolic.derive import derive
     if args.all == bool(args.ids):
         raise UsageError("give item ids or --all (not both)")
@@ -152,6 +161,8 @@ def cmd_derive(args: argparse.Namespace) -> tuple[Any, str]:
 
 # -- compare -----------------------------------------------------------------------------
 def parse_set(pairs: list[str]) -> dict[Any, float]:
+    """The ``--set NAME=VALUE`` pairs as ``{symbol: value}``; a value must be a finite
+    positive number (an integer for an integer symbol), else :class:`UsageError`."""
     from dptheory.catalog import resolve_symbol
     out = {}
     for pair in pairs:
@@ -172,6 +183,9 @@ def parse_set(pairs: list[str]) -> dict[Any, float]:
 
 
 def cmd_compare(args: argparse.Namespace) -> tuple[Any, str]:
+    """Handler of ``dptheory compare``: two items' stated (or, with ``--derived``,
+    derived) rates as ``--vary`` grows with ``--set`` fixed; ``--map`` also saves a numeric
+    regime map over ``--vary`` and ``--y``."""
     from dptheory.catalog import compare_items, resolve_symbol
 
     fixed = parse_set(args.set)
@@ -196,6 +210,11 @@ TABLE_KINDS = ("theorem", "corollary", "prior-work-rate", "remark-claim", "propo
 
 
 def table_rows(measure: str | None = None) -> list[dict[str, Any]]:
+    """Rows of the cross-paper rate table: every item of the kinds :data:`TABLE_KINDS` with
+    a rate and a utility, sample-complexity, stability, runtime or no category, with its
+    exponents of n, d and eps (``?`` outside the monomial calculus) and its derivation
+    verdict; ``measure`` keeps the rows whose measured quantity contains that text
+    (case-insensitive)."""
     import sympy as sp
 
     from dptheory.symbolic.derive import derive
@@ -228,6 +247,8 @@ def table_rows(measure: str | None = None) -> list[dict[str, Any]]:
 
 
 def cmd_table(args: argparse.Namespace) -> tuple[Any, str]:
+    """Handler of ``dptheory table``: :func:`table_rows` as Markdown, LaTeX or CSV
+    (``--format``)."""
     rows = table_rows(args.measure)
     head = ["id", "measured", "rate", "n", "d", "eps", "derivation", "provenance"]
     cells = [[r["id"], r["measured"], r["rate"], r["exponents"]["n"], r["exponents"]["d"],

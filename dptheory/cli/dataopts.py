@@ -22,6 +22,9 @@ __all__ = ["add_data_options", "load_data", "parse_settings", "parse_value"]
 
 
 def add_data_options(p: argparse.ArgumentParser) -> None:
+    """Add the real-data options (``--data``, ``--target``, ``--subsample``,
+    ``--test-fraction`` and the preprocessing options) to ``p``, in a group of their own;
+    :func:`load_data` reads them."""
     g = p.add_argument_group("real data (instead of a synthetic dataset)")
     g.add_argument("--data", default=None, metavar="FILE|NAME",
                    help="a CSV/NPZ/Parquet file, a named dataset (credit, adult, bike, ...), or "

@@ -73,6 +73,7 @@ def _handler(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 def register(sub: Any) -> None:
+    """Register ``dptheory objectives`` and its options on the sub-parsers ``sub``."""
     p = add_command(sub, "objectives", _handler,
                     "list the objective families with their certified constants")
     p.add_argument("--name", default=None, help="only this family")

@@ -209,6 +209,7 @@ def _routes(args: argparse.Namespace) -> tuple[list[dict[str, Any]], str]:
 
 
 def register(sub: Any) -> None:
+    """Register the accounting commands (account, calibrate, routes) on ``sub``."""
     p = add_command(sub, "account", _account,
                     "epsilon of T steps of the (subsampled) Gaussian by RDP accounting, or "
                     "both ends of the true epsilon with --tight")

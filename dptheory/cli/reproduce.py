@@ -16,6 +16,7 @@ from dptheory.errors import UsageError
 
 
 def register(sub: Any) -> None:
+    """Register ``dptheory reproduce`` and its options on the sub-parsers ``sub``."""
     p = add_command(sub, "reproduce", cmd_reproduce,
                     "run a paper's own experiment and print our numbers beside the paper's")
     p.add_argument("reproduction", nargs="?", default=None, metavar="ID",
@@ -40,6 +41,9 @@ def register(sub: Any) -> None:
 
 
 def cmd_reproduce(args: argparse.Namespace) -> tuple[Any, str]:
+    """Handler of ``dptheory reproduce``: without an id, the registered reproductions;
+    with one, run it (quick or at the paper's sizes, resuming from ``--out``) and print our
+    numbers beside the paper's."""
     reps = registry.reproductions()
     if args.reproduction is None:
         rows = [{"id": r.id, "title": r.title} for r in reps.values()]

@@ -19,6 +19,7 @@ RESERVED = ("objective", "data", "eps", "delta", "reps", "seed", "calibration", 
 
 
 def register(sub: Any) -> None:
+    """Register ``dptheory algorithms`` and ``dptheory run`` on the sub-parsers ``sub``."""
     add_command(sub, "algorithms", cmd_algorithms, "list every algorithm simulator")
     p = add_command(sub, "run", cmd_run, "run an algorithm on an objective family")
     p.add_argument("algorithm", metavar="ALG")
@@ -50,6 +51,7 @@ def register(sub: Any) -> None:
 
 
 def cmd_algorithms(args: argparse.Namespace) -> tuple[Any, str]:
+    """Handler of ``dptheory algorithms``: every registered algorithm simulator."""
     algs = registry.algorithms()
     rows = [a.summary() for a in algs.values()]
     width = max((len(r["id"]) for r in rows), default=10)
@@ -59,6 +61,13 @@ def cmd_algorithms(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 def cmd_run(args: argparse.Namespace) -> tuple[Any, str]:
+    """Handler of ``dptheory run``: one algorithm on one objective family, on synthetic data
+    or ``--data``, with the metrics over replicates and the privacy of the run.
+
+    The options are checked and the memory estimate (:func:`simulation_memory`) is compared
+    with ``--max-memory`` before anything is allocated; the steps T are limited by
+    ``--max-steps`` (:func:`step_limit`). A noise calibration that cannot be evaluated at
+    ``--eps``/``--delta`` is reported as a usage error."""
     from dptheory.symbolic.assumptions import HessianLipschitz
     alg = registry.algorithm(args.algorithm)
     if args.n is not None and args.n < 2:

@@ -15,6 +15,7 @@ from dptheory.cli import add_command, emit, render_json
 
 
 def register(sub: Any) -> None:
+    """Register ``dptheory store check|repair`` on the sub-parsers ``sub``."""
     p = add_command(sub, "store", cmd_store, "check or repair a results store (SQLite file)")
     p.add_argument("action", choices=("check", "repair"))
     p.add_argument("file", metavar="FILE", nargs="?", default="dptheory-report/results.sqlite",
@@ -22,6 +23,9 @@ def register(sub: Any) -> None:
 
 
 def cmd_store(args: argparse.Namespace) -> tuple[Any, str]:
+    """Handler of ``dptheory store``: ``repair`` moves the file aside and keeps the cells that
+    verify; ``check`` reports on the store and raises (exit code 2, after printing the
+    details with ``--json``) when it is not sound."""
     from dptheory.store import check, repair
     if args.action == "repair":
         out = repair(args.file)

@@ -11,6 +11,7 @@ from dptheory.errors import UsageError
 
 
 def register(sub: Any) -> None:
+    """Register ``dptheory verify`` and its options on the sub-parsers ``sub``."""
     p = add_command(sub, "verify", cmd_verify,
                     "check every claim (simulation, property tests, derivations); write a report")
     mode = p.add_mutually_exclusive_group()
@@ -25,6 +26,8 @@ def register(sub: Any) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> tuple[Any, str]:
+    """Handler of ``dptheory verify``: run the engine (:func:`run_verify`), write the report
+    and list the verdicts, the findings and the store's integrity events of this invocation."""
     from dptheory.verify.engine import run_verify
     from dptheory.store import Store
     from dptheory.verify.report import as_json, write

@@ -109,6 +109,7 @@ class EpsilonInterval:
 
     @property
     def method(self) -> str:
+        """How the interval was obtained: the common method, or both ends' methods."""
         if self.lower_method == self.upper_method:
             return self.upper_method
         return f"upper: {self.upper_method}; lower: {self.lower_method}"

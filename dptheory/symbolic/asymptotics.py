@@ -46,9 +46,11 @@ class Term:
     polylog: sp.Expr = sp.Integer(1)
 
     def monomial(self, variables: Sequence[sp.Symbol]) -> sp.Expr:
+        """prod_g g**exps[g] over ``variables`` (the scaling's, in order)."""
         return sp.Mul(*[v**e for v, e in zip(variables, self.exps)])
 
     def expr(self, variables: Sequence[sp.Symbol]) -> sp.Expr:
+        """The whole term, coeff * polylog * monomial, as a SymPy expression."""
         return self.coeff * self.polylog * self.monomial(variables)
 
 
@@ -70,9 +72,11 @@ class Scaling:
         self.small = set(small_symbols)
 
     def index(self, v: sp.Symbol) -> int:
+        """Position of the growing variable ``v`` in :attr:`variables`."""
         return self.variables.index(v)
 
     def is_growing(self, expr: sp.Basic) -> bool:
+        """Whether ``expr`` involves a growing variable."""
         return bool(expr.free_symbols & set(self.variables))
 
     def signed(self, exps: Sequence[sp.Expr]) -> tuple[sp.Expr, ...]:
@@ -458,6 +462,8 @@ def exponent_along(terms: list[Term], sc: Scaling, variable: sp.Symbol) -> sp.Ex
 
 
 def term_products(*lists: list[Term]) -> list[Term]:
+    """The terms of a product of sums: one product term for each choice of one term from
+    every list."""
     return [_reduce_mul(combo) for combo in itertools.product(*lists)]
 
 

@@ -20,6 +20,11 @@ from dptheory.symbolic.symbols import registered
 
 @dataclass(frozen=True)
 class DimensionIssue:
+    """One dimensional inconsistency: where it is (``bound``, ``setting T``, a hypothesis)
+    and what disagrees; ``pair`` holds the two dimensions that should agree, when the issue
+    is such a mismatch.
+    """
+
     where: str           # "bound", "setting T", "hypothesis 'eps-condition'", ...
     message: str
     # the two dimensions that should agree (None: not a mismatch of two dimensions, e.g. a
@@ -27,6 +32,7 @@ class DimensionIssue:
     pair: tuple[sp.Expr, sp.Expr] | None = None
 
     def as_dict(self) -> dict[str, str]:
+        """``where`` and ``message`` as a JSON dict (the dimensions are left out)."""
         return {"where": self.where, "message": self.message}
 
 

@@ -29,6 +29,12 @@ SAMPLES = 400
 
 @dataclass
 class HypothesisReport:
+    """One printed hypothesis at the settings: its text, what it becomes with the explicit
+    settings substituted, its ``status`` (always, never, regime, satisfiable for an equation,
+    unknown) and how that was decided (``symbolic``, or ``sampled``: evidence, not proof),
+    with the sampled fraction where it holds, the asymptotic regime and a counterexample.
+    """
+
     label: str
     printed: str
     at_settings: str
@@ -39,6 +45,7 @@ class HypothesisReport:
     counterexample: dict[str, float] | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        """The report's fields as a dict."""
         return dict(self.__dict__)
 
 
@@ -47,6 +54,8 @@ def _explicit_settings(item) -> dict[sp.Symbol, sp.Expr]:
 
 
 def substitute(rel: sp.Basic, settings: dict, rounds: int = 10) -> sp.Basic:
+    """``rel`` with ``settings`` substituted repeatedly (a setting may refer to another), at
+    most ``rounds`` times or until nothing changes."""
     out = rel
     for _ in range(rounds):
         new = out.subs(settings)
@@ -114,6 +123,10 @@ def _numeric_truth(rel: sp.Basic, item, rng: random.Random) -> tuple[float, dict
 
 
 def hypotheses_at_settings(item) -> list[HypothesisReport]:
+    """A :class:`HypothesisReport` for each of ``item``'s hypotheses at its explicit
+    settings: decided symbolically when SymPy simplifies it to true or false, an equation
+    judged by whether it can be solved for a parameter, otherwise sampled on the domain
+    (with the asymptotic regime of an inequality when its sides are sums of monomials)."""
     from dptheory.symbolic.derive import scaling_of
 
     reports = []
@@ -195,6 +208,7 @@ class RegimeReport:
     method: str = "sampled"
 
     def as_dict(self) -> dict[str, Any]:
+        """The report's fields as a dict."""
         return dict(self.__dict__)
 
 

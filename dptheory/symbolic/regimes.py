@@ -31,10 +31,13 @@ class Atom:
     rhs: tuple[sp.Expr, ...]
 
     def vector(self, sc: Scaling) -> np.ndarray:
+        """The signed exponent difference a of lhs - rhs: the atom is ``<a, t> <= 0``."""
         diff = [(a - b) * s for a, b, s in zip(self.lhs, self.rhs, sc.signs)]
         return np.array([_numeric(e) for e in diff], dtype=float)
 
     def relation(self, sc: Scaling, strict: bool = False) -> sp.Basic:
+        """The atom as a SymPy relation between monomials of the scaling's variables
+        (``<`` with ``strict``), scaled where it can be so the first nonzero exponent is +-1."""
         diff = [sp.nsimplify(simplify(a - b)) for a, b in zip(self.lhs, self.rhs)]
         nonzero = [e for e in diff if e != 0]
         if not nonzero:
@@ -78,6 +81,7 @@ def _numeric(e: sp.Expr) -> float:
 
 
 def atom(p: Term, q: Term) -> Atom:
+    """The atom ``p <= q`` of two terms (their exponent vectors; coefficients dropped)."""
     return Atom(p.exps, q.exps)
 
 
@@ -109,6 +113,7 @@ class Regime:
 
     @property
     def k(self) -> int:
+        """The number of scaling variables."""
         return len(self.sc.variables)
 
     def _feasible(self, conj: list[Atom], negated: Sequence[Atom] = ()) -> bool:
@@ -116,6 +121,9 @@ class Regime:
                             [a.vector(self.sc) for a in negated], self.k)
 
     def simplify(self) -> "Regime":
+        """An equivalent regime with fewer atoms: always-true atoms, conjunctions of empty
+        interior, atoms implied by the rest of their conjunction and conjunctions contained in
+        another one are dropped."""
         sc = self.sc
         out: list[list[Atom]] = []
         for conj in self.disjuncts:
@@ -147,6 +155,7 @@ class Regime:
 
     @property
     def empty(self) -> bool:
+        """True when no conjunction is left (the regime holds nowhere)."""
         return not self.disjuncts
 
     @property
@@ -162,6 +171,8 @@ class Regime:
         return bool(self.disjuncts)
 
     def relation(self, strict: bool = False) -> sp.Basic:
+        """The regime as a SymPy Boolean of monomial relations (``true`` everywhere, ``false``
+        when empty)."""
         if self.everywhere:
             return sp.true
         if self.empty:
@@ -195,4 +206,5 @@ def max_lt(P: list[Term], Q: list[Term], sc: Scaling) -> Regime:
 
 
 def and_regimes(a: Regime, b: Regime) -> Regime:
+    """The intersection of two regimes over the same scaling, simplified."""
     return Regime([x + y for x in a.disjuncts for y in b.disjuncts], a.sc).simplify()

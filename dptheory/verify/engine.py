@@ -45,6 +45,8 @@ OWN_PROVENANCE = ("corrected", "reconstructed", "reconstructed-constants-unknown
 
 
 def recipes() -> list[Recipe]:
+    """Every recipe of the ``dptheory.experiments`` entry points (by entry-point name); a
+    recipe id given twice is an error."""
     out: list[Recipe] = []
     seen: set[str] = set()
     for ep in sorted(entry_points(group=EXPERIMENTS_GROUP), key=lambda e: e.name):
@@ -57,6 +59,9 @@ def recipes() -> list[Recipe]:
 
 
 def select(all_recipes: list[Recipe], *, full: bool, only: Iterable[str] | None) -> list[Recipe]:
+    """The recipes to run: the quick ones (all with ``full``), or those named in ``only``
+    by recipe id (whatever the mode) or by item id (in the mode). An id that is neither a
+    recipe, an item nor a check is a :class:`UsageError`."""
     chosen = [r for r in all_recipes if full or r.quick]
     if only:
         only = list(only)
@@ -291,6 +296,10 @@ def _next_point(r: Recipe, last: Any) -> Any:
 # ------------------------------------------------------------------------------- runner
 @dataclass
 class Verdict:
+    """One verdict of a run: a :class:`CheckResult` with the ids of the recipe or check
+    and of its catalog item, the kind of check and the command that reproduces it.
+    """
+
     id: str            # recipe or check id
     item: str
     check: str
@@ -306,15 +315,23 @@ class Verdict:
 
     @classmethod
     def of(cls, id: str, item: str, check: str, res: CheckResult, reproduce: str) -> "Verdict":
+        """The verdict of ``res`` for check ``id`` of ``item``."""
         return cls(id, item, check, res.verdict, res.summary, res.evidence, reproduce,
                    res.claim, res.severity, res.consequence, res.power, res.root)
 
     def as_dict(self) -> dict[str, Any]:
+        """The verdict's fields as a dict."""
         return dict(self.__dict__)
 
 
 @dataclass
 class VerifyResult:
+    """What :func:`run_verify` returns: the verdicts, the findings of the papers and the
+    refutations of dptheory's own items, the pooled cells per recipe, the run id, the
+    report directory, timing and cell counts, the uncovered items, the undecided symbolic
+    checks and the sweep points added by extension.
+    """
+
     mode: str
     verdicts: list[Verdict]
     findings: list[Finding]
@@ -333,6 +350,8 @@ class VerifyResult:
 
 
 def config_id(mode: str, only: Iterable[str] | None, seed: int, ids: list[str]) -> str:
+    """The run id of a configuration: a hash of the mode, ``only``, the seed and the recipe
+    ids, so the same command resumes the same run."""
     text = json.dumps({"mode": mode, "only": sorted(only or []), "seed": seed, "recipes": ids},
                       sort_keys=True)
     return f"verify-{mode}-" + hashlib.sha256(text.encode()).hexdigest()[:12]
@@ -348,6 +367,7 @@ def provenance(item_id: str) -> str:
 
 
 def to_finding(v: Verdict) -> Finding:
+    """The finding of a refuted verdict, with its item's statement provenance."""
     return Finding(v.item, v.id, v.summary, v.evidence, v.reproduce, v.severity or "bound",
                    v.consequence, v.root, provenance(v.item))
 
@@ -362,6 +382,13 @@ def split_findings(findings: list[Finding]) -> tuple[list[Finding], list[Finding
 def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | Path = "dptheory-report",
                scheduler: str | None = None, n_jobs: int = -1, seed: int = 0,
                progress: bool = True, symbolic: bool = True) -> VerifyResult:
+    """Run the verification and return its :class:`VerifyResult` (steps 1 to 5 of this
+    module's description).
+
+    The cells go to ``out/results.sqlite`` under a run id fixed by the configuration, so an
+    interrupted run resumes; slope checks that cannot decide are extended within their
+    budget; ``symbolic`` adds the derivation, hypothesis, dimension and property checks.
+    Findings not already stored for this run are added to the store."""
     from dptheory.parallel import run_cells
     from dptheory.store import Store, cell_key
 

@@ -33,6 +33,7 @@ from dptheory.verify.verdict import CheckResult, Finding
 
 
 def provenance(item_id: str) -> str:
+    """The provenance of an item's statement (:func:`dptheory.verify.engine.provenance`)."""
     from dptheory.verify.engine import provenance as _p
     return _p(item_id)
 
@@ -69,6 +70,11 @@ def derivation_results(item: Any) -> list[tuple[str, CheckResult]]:
 
 
 def hypothesis_results(item: Any) -> list[Finding | Note]:
+    """The hypothesis checks of ``item``: a finding when SymPy proves a hypothesis can
+    never hold at the settings, or when the regime holds a point where the bound of a
+    nonnegative quantity is negative or not real; notes for what sampling alone suggests
+    (a hypothesis never holding, no joint witness, a bound vacuous everywhere) and for
+    ``x <= Max(c, e)`` hypotheses."""
     from dptheory.symbolic.hypotheses import hypotheses_at_settings, regime_report
 
     out: list[Finding | Note] = []
@@ -132,6 +138,9 @@ def _max_notes(item: Any) -> list[Note]:
 
 
 def dimension_results(item: Any) -> list[Finding | Note]:
+    """The dimension checks of ``item`` with the paper's and item's unit conventions: a
+    finding when no unit choice removes the issues outside the rate, otherwise notes (the
+    rate's issues always, as O drops constants)."""
     from dptheory.symbolic.dimensions import check_dimensions, unit_choices
 
     norm = {**registry.normalized_units(item.paper), **dict(item.units)}

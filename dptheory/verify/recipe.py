@@ -51,6 +51,13 @@ CHECK_KINDS = ("bound", "slope", "sensitivity", "stability", "audit")
 
 @dataclass(frozen=True)
 class Recipe:
+    """An experiment recipe: the catalog ``item``, the ``check`` kind (:data:`CHECK_KINDS`),
+    the ``cell`` function (``"module:function"``) and a one-variable ``sweep``, with the
+    replicates, data sets and grading of a refutation; the ``*_full`` fields are the sizes of
+    ``verify --full``. The fields are described beside them and the cell protocol in this
+    module's description.
+    """
+
     id: str                                   # "<item>:<name>", e.g. "tran2022.thm9:slope-n"
     item: str                                 # catalog id
     check: str                                # one of CHECK_KINDS
@@ -94,16 +101,20 @@ class Recipe:
 
     @property
     def variable(self) -> str:
+        """The swept variable's name."""
         return next(iter(self.sweep))
 
     def points(self, full: bool = False) -> list[Any]:
+        """The sweep points (of the full sweep with ``full``, when the recipe has one)."""
         sweep = self.sweep_full if (full and self.sweep_full) else self.sweep
         return list(sweep[self.variable])
 
     def total_reps(self, full: bool = False) -> int:
+        """Replicates per sweep point and data set (the full count with ``full``)."""
         return int(self.reps_full if (full and self.reps_full) else self.reps)
 
     def total_datasets(self, full: bool = False) -> int:
+        """Independent data sets per sweep point (the full count with ``full``)."""
         return int(self.datasets_full if (full and self.datasets_full) else self.datasets)
 
     def cells(self, full: bool = False, seed: int = 0,
@@ -130,6 +141,7 @@ def missing(recipe: Recipe) -> str | None:
 
 
 def load_cell_function(path: str):
+    """The function named by ``"module:function"``, imported."""
     import importlib
     module, _, name = path.partition(":")
     return getattr(importlib.import_module(module), name)

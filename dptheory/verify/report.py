@@ -107,6 +107,9 @@ def columns(v: Any) -> dict[str, str]:
 
 # ----------------------------------------------------------------------------- figures
 def rate_figure(recipe: Any, verdict: Any, pooled: dict, figdir: Path, svg: bool = False) -> str | None:
+    """Figure of a bound, slope or stability recipe: the mean with its 95 % interval at
+    each sweep point, the fitted log-log slope, the theorem's bound and the trivial range;
+    the file name, or None with fewer than two points or no samples."""
     xs = sorted(pooled)
     if len(xs) < 2 or "samples" not in pooled[xs[0]]:
         return None
@@ -190,6 +193,8 @@ def sensitivity_figure(verdicts: list, figdir: Path, svg: bool = False) -> str |
 
 
 def audit_figure(verdicts: list, figdir: Path, svg: bool = False) -> str | None:
+    """Figure of the audits: each audit point's 95 % epsilon lower bound beside the claimed
+    epsilon and the tight accountant's value; the file name, or None without audits."""
     rows = []
     for v in verdicts:
         if v.check != "audit":
@@ -215,6 +220,8 @@ def audit_figure(verdicts: list, figdir: Path, svg: bool = False) -> str | None:
 
 
 def regime_figures(figdir: Path, svg: bool = False) -> list[tuple[str, str]]:
+    """The regime maps of :data:`REGIME_MAPS` whose items have rates, other symbols at their
+    example values: ``(title, file name)`` per map drawn."""
     from dptheory.plotting import regime_map_figure
     from dptheory.symbolic.derive import regime_map
     from dptheory.symbolic.symbols import lookup, registered
@@ -249,6 +256,8 @@ def _cell(text: Any, limit: int = 240) -> str:
 
 
 def write(result: Any, svg: bool = False) -> Path:
+    """Write ``report.md`` (with its figures) and ``report.json`` into ``result.out``; return
+    the path of ``report.md``."""
     out = Path(result.out)
     figdir = out / "figures"
     figdir.mkdir(parents=True, exist_ok=True)
@@ -344,6 +353,7 @@ def _strict(x: Any) -> Any:
 
 
 def as_json(result: Any) -> dict[str, Any]:
+    """The JSON summary of a run (strict: NaN and infinities become null)."""
     return _strict({
         "mode": result.mode, "run_id": result.run_id, "elapsed": result.elapsed,
         "report": str(Path(result.out) / "report.md"),

@@ -71,6 +71,7 @@ class Interval:
     n: int
 
     def as_dict(self) -> dict[str, Any]:
+        """The interval's fields as a dict."""
         return asdict(self)
 
 
@@ -122,6 +123,7 @@ class SlopeFit:
     n_dropped: int = 0
 
     def as_dict(self) -> dict[str, Any]:
+        """The fit's fields as a dict (tuples as lists)."""
         d = asdict(self)
         d["xs"], d["means"], d["reps"] = list(self.xs), list(self.means), list(self.reps)
         return d

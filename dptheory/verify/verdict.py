@@ -113,11 +113,13 @@ class CheckResult:
                                  "{'statement': what the test would have detected, ...}")
 
     def as_dict(self) -> dict[str, Any]:
+        """The result as a dict (the evidence as stored)."""
         return {"verdict": self.verdict, "summary": self.summary, "claim": self.claim,
                 "severity": self.severity, "consequence": self.consequence,
                 "power": self.power, "root": self.root, "evidence": self.evidence}
 
     def replace(self, **changes: Any) -> "CheckResult":
+        """A copy with ``changes`` applied (checked again by ``__post_init__``)."""
         from dataclasses import replace
         return replace(self, **changes)
 
@@ -149,6 +151,7 @@ class Check:
 
     @property
     def reproduce(self) -> str:
+        """The command that runs this check again."""
         return f"dptheory findings --only {self.id}"
 
 
@@ -182,6 +185,7 @@ class Finding:
         return self.root or f"{self.id}:{self.check}"
 
     def as_dict(self) -> dict[str, Any]:
+        """The finding as a dict (``root`` is :attr:`key`)."""
         return {"id": self.id, "check": self.check, "summary": self.summary,
                 "severity": self.severity, "consequence": self.consequence,
                 "root": self.key, "provenance": self.provenance, "also": list(self.also),
@@ -190,6 +194,8 @@ class Finding:
     @classmethod
     def from_result(cls, item: str, check: str, result: CheckResult, reproduce: str = "",
                     provenance: str = "printed") -> "Finding":
+        """The finding of a refuted ``result`` of ``check`` on ``item``; ``ValueError`` for any
+        other verdict."""
         if result.verdict != "refuted":
             raise ValueError(f"only a refuted check makes a finding, got {result.verdict!r}")
         return cls(item, check, result.summary, result.evidence, reproduce,
