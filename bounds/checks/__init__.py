@@ -16,6 +16,8 @@ MODULES = ("privacy_accounting", "privacy_tree", "claims")
 
 
 def checks() -> list[Check]:
+    """The ``CHECKS`` of every module of :data:`MODULES`, in that order; a module not
+    present is skipped (any other import error is raised)."""
     out: list[Check] = []
     for name in MODULES:
         try:
