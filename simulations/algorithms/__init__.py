@@ -33,6 +33,7 @@ ALGORITHMS: dict[str, Algorithm] = _collect()
 
 
 def get(algorithm_id: str) -> Algorithm:
+    """The algorithm with id ``algorithm_id``; ``ValueError`` naming the choices."""
     try:
         return ALGORITHMS[algorithm_id]
     except KeyError:

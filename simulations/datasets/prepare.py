@@ -111,6 +111,7 @@ class Preprocessing:
         object.__setattr__(self, "categorical", tuple(self.categorical))
 
     def as_dict(self) -> dict[str, Any]:
+        """The fields as a dict (tuples as lists)."""
         out = asdict(self)
         out["drop"], out["categorical"] = list(self.drop), list(self.categorical)
         return out

@@ -60,10 +60,12 @@ class Table:
 
     @property
     def names(self) -> list[str]:
+        """The column names, in order."""
         return list(self.columns)
 
     @property
     def n_rows(self) -> int:
+        """The number of rows."""
         return len(next(iter(self.columns.values())))
 
     def column(self, name: str) -> np.ndarray:
@@ -73,6 +75,7 @@ class Table:
         return self.columns[name]
 
     def is_numeric(self, name: str) -> bool:
+        """Whether column ``name`` is numeric (float64) rather than text."""
         return self.column(name).dtype == np.float64
 
     def missing(self, name: str) -> np.ndarray:

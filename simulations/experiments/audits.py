@@ -400,6 +400,8 @@ RECIPES: list[Recipe] = _recipes()
 
 
 def recipe_for(alg_id: str, *, quick: bool = True) -> Recipe:
+    """The audit recipe of ``alg_id``: the quick one, or with ``quick=False`` the full one;
+    ``ValueError`` when it has none."""
     for r in RECIPES:
         if r.fixed["algorithm"] == alg_id and r.quick == quick:
             return r

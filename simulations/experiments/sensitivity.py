@@ -464,6 +464,8 @@ def cell_tree_node(cell: dict[str, Any]) -> dict[str, Any]:
 
 
 def score_key(info: dict[str, Any]) -> float:
+    """Rank of a candidate worst case: its measured/bound ratio; a case whose printed bound
+    is 0 (ratio None) ranks above every ratio."""
     return info["ratio"] if info["ratio"] is not None else 1e300 + info["measured"]
 
 

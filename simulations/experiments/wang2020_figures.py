@@ -153,6 +153,9 @@ class Wang2020Figures(Reproduction):
 
     @staticmethod
     def text(report: dict[str, Any]) -> str:
+        """The plain-text report: a row per objective, eps and algorithm, the paper's
+        statements as observed here (with how often the start point was output), what the paper
+        does not give, and where the results are stored."""
         s = report["settings"]
         n = "full data" if s["subsample"] is None else f"subsample {s['subsample']}"
         lines = [report["title"],

@@ -113,6 +113,8 @@ class Table3(Reproduction):
 
     def cells(self, *, datasets: Sequence[str], sources: dict[str, str], subsample: int | None,
               reps: int, seed: int, data_seed: int = 0) -> list[dict[str, Any]]:
+        """The cells of Table 3: one per dataset, the paper's mu values for it, eps in
+        :data:`EPS` and algorithm (ours and Bassily et al.), each carrying the run's settings."""
         out = []
         for name in datasets:
             for mu in DATASETS[name][1]:
