@@ -38,6 +38,8 @@ def newton(obj: Objective, data: Dataset, w0: np.ndarray | None = None, *, gtol:
 
 
 def lbfgs(obj: Objective, data: Dataset, w0: np.ndarray) -> np.ndarray:
+    """L-BFGS-B on F from ``w0`` (at most 500 iterations, tight tolerances); the point it
+    stops at, which need not be a minimiser."""
     res = minimize(lambda w: obj.F(w, data), np.asarray(w0, dtype=np.float64),
                    jac=lambda w: obj.grad_F(w, data), method="L-BFGS-B",
                    options={"maxiter": 500, "gtol": 1e-13, "ftol": 1e-15})
@@ -78,10 +80,14 @@ class CertifiedMinimum:
 
     @property
     def certified(self) -> bool:
+        """Whether a strong-convexity modulus m > 0 was certified (then ``lower`` and
+        ``distance`` are valid bounds)."""
         return self.m > 0
 
     @property
     def lower(self) -> float:
+        """Certified lower bound on min F: F(w) - ||grad F(w)||^2/(2 m) (-inf when not
+        certified)."""
         return self.value - self.grad_norm ** 2 / (2 * self.m) if self.m > 0 else -np.inf
 
     @property

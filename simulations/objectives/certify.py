@@ -55,6 +55,11 @@ _BIG = 1e12          # ratio reported for an outright sign violation (e.g. negat
 
 @dataclass(frozen=True)
 class CheckResult:
+    """The certification of one declared assumption: ``status`` (certified, violated or
+    unchecked), the worst violation ratio found (measured / declared; nan when unchecked),
+    the points or pairs attaining it, the number of evaluations and a note.
+    """
+
     assumption: Assumption
     status: str                       # certified | violated | unchecked
     worst_ratio: float                # measured / declared (nan when unchecked)
@@ -63,6 +68,7 @@ class CheckResult:
     detail: str = ""
 
     def as_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (a nan ratio becomes None, the witnesses lists)."""
         return {"assumption": self.assumption.as_dict(), "status": self.status,
                 "worst_ratio": None if np.isnan(self.worst_ratio) else float(self.worst_ratio),
                 "witness": [w.tolist() for w in self.witness], "evaluations": self.evaluations,
@@ -71,6 +77,10 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class CertificationReport:
+    """The certification of an objective on a dataset of ``n`` samples: one
+    :class:`CheckResult` per declared assumption, a ratio above 1 + ``tol`` being a violation.
+    """
+
     objective: str
     n: int
     tol: float
@@ -83,6 +93,7 @@ class CertificationReport:
 
     @property
     def violations(self) -> tuple[CheckResult, ...]:
+        """The checks found violated."""
         return tuple(r for r in self.results if r.status == "violated")
 
     def ratio(self, name: str) -> float:
@@ -94,6 +105,8 @@ class CertificationReport:
                          f"{[r.assumption.name for r in self.results]}")
 
     def describe(self) -> str:
+        """One line with the overall verdict, then one per check: status, worst ratio and the
+        assumption."""
         head = f"{self.objective} (n={self.n}): {'CERTIFIED' if self.certified else 'VIOLATED'}"
         lines = [head]
         for r in self.results:
@@ -102,6 +115,7 @@ class CertificationReport:
         return "\n".join(lines)
 
     def as_dict(self) -> dict[str, Any]:
+        """JSON-ready report, with the overall verdict."""
         return {"objective": self.objective, "n": self.n, "tol": self.tol,
                 "certified": self.certified, "results": [r.as_dict() for r in self.results]}
 

@@ -172,10 +172,12 @@ class LogisticRidge(_RidgeERM):
         self._s, self._c = (-1.0, 0.0) if form == "standard" else (1.0, 1.0)
 
     def params(self) -> dict[str, Any]:
+        """The family's parameters: d, mu, R, form, and D when the user gave it."""
         out = {"d": self.d, "mu": self.mu, "R": self.R, "form": self.form}
         return out if self.D is None else {**out, "D": self.D}
 
     def check_data(self, data: Dataset) -> None:
+        """Labels must be in {-1, +1} (:func:`check_labels`); ValueError otherwise."""
         check_labels(data)
 
     def _phi(self, z: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -214,6 +216,9 @@ class LogisticRidge(_RidgeERM):
         return v if margins.min() >= -1e-12 * np.abs(margins).max() else None
 
     def no_minimiser_reason(self, data: Dataset) -> str:
+        """For mu = 0, the recession direction of F that :meth:`recession_direction`
+        finds (F then has no minimiser: e.g. a one-hot level whose rows all share one label);
+        otherwise the generic reason."""
         if self.mu > 0:
             return super().no_minimiser_reason(data)
         v = self._by_content("recession", data, lambda: self.recession_direction(data))
@@ -226,9 +231,20 @@ class LogisticRidge(_RidgeERM):
                 f"columns {top.tolist()}), e.g. a one-hot level whose rows share one label")
 
     def make_data(self, n: int, rng: Any = None) -> Dataset:
+        """n samples of the planted logistic model (:func:`planted_logistic`): rows with
+        ||x_i|| <= 1, P(y = 1 | x) = sigmoid(<x, w_p>), ||w_p|| = ``w_norm``; seeded by ``rng``."""
         return planted_logistic(check_n(n), self.d, as_rng(rng), w_norm=self.w_norm)[0]
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
+        """The certified constants on ``data`` (X = max_i ||x_i||), proved in the class
+        docstring: StronglyConvex(mu) (Convex for mu = 0), Smooth(X^2/4 + mu),
+        HessianLipschitz(X^3/(6 sqrt 3)), Lipschitz(X + mu R) and BoundedLoss on ||w|| <= R,
+        twice differentiability, and the bound D on ||w_hat||.
+
+        These are the hypotheses of zhang2017's utility theorems for Algorithm 1: Theorem 2
+        (mu > 0: strongly convex, beta-smooth, ||w_hat|| <= D, L-Lipschitz on ||w|| <= 2D) and
+        Theorem 3 (mu = 0: convex instead); the Lipschitz constant declared here holds on
+        ||w|| <= R."""
         data = self._check_data(data)
         X, mu, R = data.max_norm, self.mu, self.R
         note = ball_note(R)
@@ -277,6 +293,7 @@ class HuberRidge(_RidgeERM):
         self.noise = check_positive("noise", noise, allow_zero=True)
 
     def params(self) -> dict[str, Any]:
+        """The family's parameters: d, mu, delta, R, and D when the user gave it."""
         out = {"d": self.d, "mu": self.mu, "delta": self.delta, "R": self.R}
         return out if self.D is None else {**out, "D": self.D}
 
@@ -288,9 +305,17 @@ class HuberRidge(_RidgeERM):
         return (np.abs(z - y) + a < self.delta).astype(np.float64)
 
     def make_data(self, n: int, rng: Any = None) -> Dataset:
+        """n samples of a planted linear model (:func:`planted_linear`): ||x_i|| <= 1,
+        y = <x, w_p> + ``noise`` times a standard normal clipped to [-3, 3], ||w_p|| = 1."""
         return planted_linear(check_n(n), self.d, as_rng(rng), w_norm=1.0, noise=self.noise)[0]
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
+        """The certified constants on ``data`` (X = max_i ||x_i||), proved in the class
+        docstring: StronglyConvex(mu) (Convex for mu = 0), Smooth(X^2 + mu), Lipschitz(delta X +
+        mu R) and BoundedLoss(h_delta(X R + max|y|) + mu R^2/2) on ||w|| <= R, and the bound D
+        on ||w_hat||: the hypotheses of zhang2017's Theorem 2 (mu > 0) or Theorem 3 (mu = 0),
+        with the Lipschitz constant on ||w|| <= R. No Hessian-Lipschitz constant: h_delta is not
+        twice differentiable at |u| = delta."""
         data = self._check_data(data)
         X, mu, R, dl = data.max_norm, self.mu, self.R, self.delta
         U = X * R + float(np.max(np.abs(data.y)))

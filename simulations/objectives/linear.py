@@ -101,6 +101,7 @@ def sign_predict(obj: Objective, w: np.ndarray, X: np.ndarray, sign: float) -> n
 
 
 def check_labels(data: Dataset) -> None:
+    """Raise ``ValueError`` (with a few offending values) unless every label is -1 or +1."""
     if not np.all(np.abs(data.y) == 1.0):
         bad = data.y[np.abs(data.y) != 1.0][:3]
         raise ValueError(f"y must be labels in {{-1, 1}}, got values such as {bad.tolist()}")

@@ -73,9 +73,11 @@ class LogisticNonconvexReg(LinearModelObjective):
         self.w_norm = check_positive("w_norm", w_norm)
 
     def params(self) -> dict[str, Any]:
+        """The family's parameters: d and lam."""
         return {"d": self.d, "lam": self.lam}
 
     def check_data(self, data: Dataset) -> None:
+        """Labels must be in {-1, +1} (:func:`check_labels`); ValueError otherwise."""
         check_labels(data)
 
     def _phi(self, z: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -106,9 +108,15 @@ class LogisticNonconvexReg(LinearModelObjective):
         return r0, r1, H
 
     def make_data(self, n: int, rng: Any = None) -> Dataset:
+        """n samples of the planted logistic model (:func:`planted_logistic`): rows with
+        ||x_i|| <= 1, P(y = 1 | x) = sigmoid(<x, w_p>), ||w_p|| = ``w_norm``; seeded by ``rng``."""
         return planted_logistic(check_n(n), self.d, as_rng(rng), w_norm=self.w_norm)[0]
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
+        """The certified constants on ``data`` (X = max_i ||x_i||), proved in the class
+        docstring and valid everywhere: Lipschitz(X + lam sqrt(d) sup|r'|), Smooth(X^2/4 + 2 lam),
+        HessianLipschitz(X^3/(6 sqrt 3) + lam sup|r'''|) and twice differentiability: the G, M
+        and rho of wang2020's Assumption 2, which its DP-TR and DP-STR theorems assume."""
         data = self._check_data(data)
         X, lam = data.max_norm, self.lam
         s1, s2, s3 = _reg_sups()
@@ -120,6 +128,8 @@ class LogisticNonconvexReg(LinearModelObjective):
         )
 
     def minimum(self, data: Dataset) -> Minimum:
+        """The best point of multi-start L-BFGS (from 0 and four random starts of norm about
+        3), memoised per dataset; not exact, bracketed below by 0 (every term is nonnegative)."""
         data = self._check_data(data)
         w = self._memo("argmin", data, lambda: multistart(self, data, _starts(self.d, 3.0)))
         return Minimum(float(self.F(w, data)), False, 0.0, w,
@@ -156,9 +166,11 @@ class SigmoidL2(LinearModelObjective):
         self._s = 1.0 if form == "printed" else -1.0
 
     def params(self) -> dict[str, Any]:
+        """The family's parameters: d, lam, R and form."""
         return {"d": self.d, "lam": self.lam, "R": self.R, "form": self.form}
 
     def check_data(self, data: Dataset) -> None:
+        """Labels must be in {-1, +1} (:func:`check_labels`); ValueError otherwise."""
         check_labels(data)
 
     def _phi(self, z: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -178,9 +190,16 @@ class SigmoidL2(LinearModelObjective):
         return self.lam * W
 
     def make_data(self, n: int, rng: Any = None) -> Dataset:
+        """n samples of the planted logistic model (:func:`planted_logistic`): rows with
+        ||x_i|| <= 1, P(y = 1 | x) = sigmoid(<x, w_p>), ||w_p|| = ``w_norm``; seeded by ``rng``."""
         return planted_logistic(check_n(n), self.d, as_rng(rng), w_norm=self.w_norm)[0]
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
+        """The certified constants on ``data`` (X = max_i ||x_i||), proved in the class
+        docstring: Smooth(X^2/(6 sqrt 3) + lam) and HessianLipschitz(X^3/8) everywhere,
+        Lipschitz(X/4 + lam R) and BoundedLoss(1 + lam R^2/2) on ||w|| <= R, and twice
+        differentiability: wang2020's Assumption 2 constants, G only on the ball (the ridge
+        gradient is unbounded)."""
         data = self._check_data(data)
         X, lam, R = data.max_norm, self.lam, self.R
         note = ball_note(R)
@@ -193,6 +212,9 @@ class SigmoidL2(LinearModelObjective):
         )
 
     def minimum(self, data: Dataset) -> Minimum:
+        """The best point of multi-start L-BFGS (from 0 and four random starts of norm about
+        min(R, 3)), memoised per dataset; not exact, bracketed below by 0 (every term is
+        nonnegative)."""
         data = self._check_data(data)
         w = self._memo("argmin", data,
                        lambda: multistart(self, data, _starts(self.d, min(self.R, 3.0))))
@@ -222,6 +244,7 @@ class RobustRegression(LinearModelObjective):
         self.domain_radius = self.R
 
     def params(self) -> dict[str, Any]:
+        """The family's parameters: d, R and noise."""
         return {"d": self.d, "R": self.R, "noise": self.noise}
 
     def _phi(self, z: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -234,9 +257,18 @@ class RobustRegression(LinearModelObjective):
         return 2.0 * u / (2.0 + u * u)
 
     def make_data(self, n: int, rng: Any = None) -> Dataset:
+        """n samples of a planted linear model (:func:`planted_linear`): ||a_i|| <= 1,
+        b = <a, w_p> + ``noise`` times a clipped standard normal, ||w_p|| = 1; realizable when
+        ``noise`` = 0."""
         return planted_linear(check_n(n), self.d, as_rng(rng), w_norm=1.0, noise=self.noise)[0]
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
+        """The certified constants on ``data`` (X = max_i ||a_i||), proved in the class
+        docstring: Lipschitz and BoundedGradient X/sqrt 2 (tran2022's G), Smooth(X^2)
+        (tran2022's L) and HessianLipschitz(X^3 sup|phi'''|) everywhere, BoundedLoss
+        log(1 + U^2/2) with U = X R + max|b| on ||w|| <= R, and twice differentiability.
+        tran2022's standing assumptions (Sec. 2) also bound the gap sup_w F(w_1) - F(w) (its R);
+        that gap is not declared here."""
         data = self._check_data(data)
         X, R = data.max_norm, self.R
         s1, s2, s3 = _robust_sups()
@@ -252,6 +284,9 @@ class RobustRegression(LinearModelObjective):
         )
 
     def minimum(self, data: Dataset) -> Minimum:
+        """Exactly 0 when least squares fits the targets (realizable data); otherwise the best
+        point of multi-start L-BFGS, bracketed below by 0 (the loss is nonnegative). Memoised
+        per dataset."""
         data = self._check_data(data)
         return self._memo("minimum", data, lambda: self._minimum(data))
 

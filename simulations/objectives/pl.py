@@ -52,6 +52,7 @@ from .linear import LinearModelObjective
 
 
 def h(u: np.ndarray) -> np.ndarray:
+    """The family's loss h(u) = u^2 + 3 sin^2 u, elementwise (module docstring)."""
     return u * u + 3.0 * np.sin(u) ** 2
 
 
@@ -77,6 +78,7 @@ class PLNonconvex(LinearModelObjective):
         self.domain_radius = self.R
 
     def params(self) -> dict[str, Any]:
+        """The family's parameters: d, R, w_star_norm, feature_radius and scale."""
         return {"d": self.d, "R": self.R, "w_star_norm": self.w_star_norm,
                 "feature_radius": self.feature_radius, "scale": self.scale}
 
@@ -85,6 +87,8 @@ class PLNonconvex(LinearModelObjective):
         return c * h(u), c * (2.0 * u + 3.0 * np.sin(2.0 * u)), c * (2.0 + 6.0 * np.cos(2.0 * u))
 
     def make_data(self, n: int, rng: Any = None) -> Dataset:
+        """A wide design (n <= d, else ``ValueError``): bounded-Gaussian rows of radius
+        ``feature_radius`` and realizable targets b = A w* with ||w*|| = ``w_star_norm``."""
         n = check_n(n)
         if n > self.d:
             raise ValueError(f"n must be <= d = {self.d} (A of full row rank), got {n}")
@@ -109,6 +113,16 @@ class PLNonconvex(LinearModelObjective):
         return s_min, w_star
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
+        """The certified constants on ``data``, multiplied by ``scale`` and proved in the
+        module docstring (:class:`PLNonconvexTall`'s in its class docstring): PL and one-point
+        WeaklyQuasiConvex(theta_h) of F (here mu = mu_h sigma_min(A)^2/n; the tall design has
+        its own mu), Smooth(8 a_max^2) and HessianLipschitz(12 a_max^3) everywhere, Lipschitz
+        and BoundedLoss on ||w|| <= R, and twice differentiability.
+
+        They are zhang2021's Assumptions 2.4 (PL) and 2.5 (one-point theta-weak
+        quasi-convexity), with 2.1 (L-Lipschitz, here on the ball) and 2.2 (beta-smooth); its
+        |f| <= 1 (Sec. 2.1) needs ``scale`` at most 1/(the unscaled loss bound). Assumption
+        2.3 (bounded variance) is not declared."""
         data = self._check_data(data)
         norms = np.linalg.norm(data.X, axis=1)
         a_max = float(norms.max())
@@ -141,6 +155,8 @@ class PLNonconvex(LinearModelObjective):
                 float(np.max(np.minimum(4 * U ** 2, U ** 2 + 3))))
 
     def minimum(self, data: Dataset) -> Minimum:
+        """Exact: min F = 0 at the least-squares solution w* (A of full row rank and b
+        realizable, both checked)."""
         data = self._check_data(data)
         _, w_star = self._structure(data)
         return Minimum(0.0, True, 0.0, w_star, "realizable: F(w*) = 0 = inf h")
@@ -194,6 +210,9 @@ class PLNonconvexTall(PLNonconvex):
         super().__init__(d, R, w_star_norm, feature_radius, scale)
 
     def make_data(self, n: int, rng: Any = None) -> Dataset:
+        """A tall design (n >= d >= 2, else ``ValueError``): rows (s, g_i) with the shared
+        feature s = feature_radius/sqrt 2 and g_i bounded Gaussian of that radius, and
+        realizable targets b = A w* with ||w*|| = ``w_star_norm``."""
         n = check_n(n)
         if n < self.d:
             raise ValueError(f"n must be >= d = {self.d} (A of full column rank), got {n}")
@@ -241,6 +260,8 @@ class PLNonconvexTall(PLNonconvex):
         return float(np.max(norms * _max_abs_hprime(U))), float(np.max(h(U)))
 
     def minimum(self, data: Dataset) -> Minimum:
+        """Exact: min F = 0 at the unique minimiser w* (A of full column rank and b realizable,
+        both checked)."""
         data = self._check_data(data)
         _, w_star = self._lambda(data)
         return Minimum(0.0, True, 0.0, w_star, "realizable: F(w*) = 0 = inf h")

@@ -106,6 +106,7 @@ class StrictSaddle(_TiltedSeparable):
         self.domain_radius = self.R
 
     def params(self) -> dict[str, Any]:
+        """The family's parameters: d, R and x_radius."""
         return {"d": self.d, "R": self.R, "x_radius": self.x_radius}
 
     def _psi(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -139,9 +140,12 @@ class StrictSaddle(_TiltedSeparable):
         return out
 
     def special_points(self, data: Dataset) -> np.ndarray:
+        """Every stationary point of F (local minima and strict saddles), for probing."""
         return np.array([p["w"] for p in self.stationary_points(data)])
 
     def minimum(self, data: Dataset) -> Minimum:
+        """Exact: w_1 = -x_bar_1 and, for each j >= 2, the real root t of t^3 - t + x_bar_j = 0
+        with the smallest psi_j(t) + x_bar_j t."""
         data = self._check_data(data)
         xb = data.X.mean(axis=0)
         w = np.empty(self.d)
@@ -154,6 +158,11 @@ class StrictSaddle(_TiltedSeparable):
                        "exact: per-coordinate roots of the cubic")
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
+        """The certified constants on ``data`` (X = max_i ||x_i||), proved in the class
+        docstring, all on ||w|| <= R: Smooth(max(1, 3R^2 - 1)), HessianLipschitz(6R),
+        Lipschitz(R max(1, R^2 - 1) + X), BoundedLoss and twice differentiability: the G, M and
+        rho of wang2020's Assumption 2, restricted to the ball (the quartic terms make them grow
+        with R)."""
         data = self._check_data(data)
         R, X = self.R, data.max_norm
         note = ball_note(R)
@@ -197,6 +206,7 @@ class CoshGeneralizedSmooth(_TiltedSeparable):
         self.x_radius = check_positive("x_radius", x_radius, allow_zero=True)
 
     def params(self) -> dict[str, Any]:
+        """The family's parameters: d and x_radius."""
         return {"d": self.d, "x_radius": self.x_radius}
 
     def _psi(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -204,12 +214,19 @@ class CoshGeneralizedSmooth(_TiltedSeparable):
         return c, np.sinh(W), c
 
     def minimum(self, data: Dataset) -> Minimum:
+        """Exact: w* = -asinh(x_bar), F* = sum_j sqrt(1 + x_bar_j^2) - x_bar_j asinh(x_bar_j)."""
         data = self._check_data(data)
         xb = data.X.mean(axis=0)
         val = float(np.sum(np.sqrt(1 + xb ** 2) - xb * np.arcsinh(xb)))
         return Minimum(val, True, val, -np.arcsinh(xb), "exact: w* = -asinh(x_bar)")
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
+        """The certified constants on ``data`` (X = max_i ||x_i||), proved in the class
+        docstring: (L0, L1)-generalized smoothness with L0 = e^{1/L1}(1 + X), L1 = 1/Omega, in
+        the restricted reading ||w - w'|| <= 1/L1 of yang2022's Definition 2.2; affine deviation
+        tau0 = max_i ||x_i - x_bar||, tau1 = 0 (yang2022's Assumption 2.2); bounded variance;
+        StronglyConvex(1) and PL(1); twice differentiability. No beta-smoothness: the Hessian
+        is unbounded."""
         data = self._check_data(data)
         X = data.max_norm
         dev = np.linalg.norm(data.X - data.X.mean(axis=0), axis=1)
@@ -249,18 +266,25 @@ class TiltedQuadratic(_TiltedSeparable):
         self.domain_radius = self.R
 
     def params(self) -> dict[str, Any]:
+        """The family's parameters: d, R and x_radius."""
         return {"d": self.d, "R": self.R, "x_radius": self.x_radius}
 
     def _psi(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return 0.5 * W ** 2, W.copy(), np.ones_like(W)
 
     def minimum(self, data: Dataset) -> Minimum:
+        """Exact: w_hat = -x_bar, F* = -||x_bar||^2/2."""
         data = self._check_data(data)
         xb = data.X.mean(axis=0)
         val = float(-0.5 * xb @ xb)
         return Minimum(val, True, val, -xb, "exact: w_hat = -x_bar")
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
+        """The certified constants on ``data`` (X = max_i ||x_i||), proved in the class
+        docstring: StronglyConvex(1) and Smooth(1) exactly, a constant Hessian (rho = 1e-12),
+        Lipschitz(R + X) and BoundedLoss(R^2/2 + R X) on ||w|| <= R, BoundedMinimizer
+        D = ||x_bar|| and twice differentiability: the hypotheses of zhang2017's Theorem 2 with
+        mu = beta = 1 (it asks L on ||w|| <= 2D, which the ball covers when 2D <= R)."""
         data = self._check_data(data)
         X = data.max_norm
         D = float(np.linalg.norm(data.X.mean(axis=0)))
