@@ -78,7 +78,7 @@ def sample_value(symbol: sp.Symbol, rng: random.Random) -> float:
     if m:
         lo, hi = float(m.group(2)), float(m.group(3))
         if lo == 0 and m.group(1) == "(":      # (0, 1): log-uniform toward 0
-            return 10 ** rng.uniform(math.log10(hi) - 12, math.log10(hi) - 1e-9) * (1 if hi else 1)
+            return 10 ** rng.uniform(math.log10(hi) - 12, math.log10(hi) - 1e-9)
         return lo + (hi - lo) * rng.uniform(0.0, 0.999)
     # Scale-free quantities: log-uniform over eight decades around the example, so a
     # condition that needs a small step or a large n is not judged "never" by a narrow sample.

@@ -105,7 +105,8 @@ def _lp_interior(le: Sequence[np.ndarray], gt: Sequence[np.ndarray], k: int) -> 
 
 
 class Regime:
-    """A DNF of atoms over a scaling; ``None`` conjunct list means 'everywhere'."""
+    """A DNF of atoms over a scaling: a list of conjunctions (lists of atoms). An empty
+    conjunction holds everywhere; an empty list of conjunctions, nowhere."""
 
     def __init__(self, disjuncts: list[list[Atom]], sc: Scaling):
         self.sc = sc

@@ -405,61 +405,64 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
     all_recipes = recipes()
     chosen = select(all_recipes, full=full, only=only)
     store = Store(out / "results.sqlite")
-    run_id = config_id(mode, only, seed, [r.id for r in chosen])
-    extra: dict[str, list[Any]] = {}
-    results: dict[str, Any] = {}
-    computed = 0
-    # recipes this machine cannot run (a data package not installed) are reported, not run
-    not_run = {r.id: why for r in chosen if (why := missing(r))}
-    todo = [r for r in chosen if r.id not in not_run]
-    judged: dict[str, CheckResult] = {}
-    pooled_all: dict[str, dict[Any, dict[str, Any]]] = {}
-    all_cells: list[dict[str, Any]] = []
-    while todo:
-        cells = build_cells(todo, full=full, seed=seed, extra=extra)
-        fresh = [c for c in cells if cell_key(c) not in results]
-        got = run_cells(dispatch, fresh, store=store, run_id=run_id, n_jobs=n_jobs,
-                        scheduler=scheduler, progress=progress,
-                        command=f"dptheory verify --{mode}")
-        computed += len(got.computed)
-        for c in fresh:
-            results[cell_key(c)] = got[cell_key(c)]
-        all_cells += fresh
-        again = []
-        for r in todo:
-            mine = [(results[cell_key(c)], c) for c in cells if c["recipe"] == r.id]
-            pooled = _pool(mine, r, full, extra.get(r.id, ()))
-            pooled_all[r.id] = pooled
-            res = evaluate(r, pooled)
-            judged[r.id] = res
-            if _wants_more(r, res, len(extra.get(r.id, [])), full):
-                last = max(pooled) if pooled else r.points(full)[-1]
-                extra.setdefault(r.id, []).append(_next_point(r, last))
-                again.append(r)
-        todo = again
-    for rid, why in not_run.items():
-        judged[rid] = CheckResult("inconclusive", f"not run on this machine: {why}",
-                                  {"not_run": why})
-    verdicts = [Verdict.of(r.id, r.item, r.check, judged[r.id],
-                           f"dptheory verify --{mode} --only {r.id}") for r in chosen]
-    notes: list[dict[str, Any]] = []
-    sym_findings: list[Finding] = []
-    if symbolic:
-        verdicts += symbolic_verdicts(only)
-        from dptheory.verify.findings import symbolic_results
-        items = registry.items()
-        sel = [items[i] for i in only if i in items] if only else list(items.values())
-        for f_or_note in symbolic_results(sel):
-            if isinstance(f_or_note, Finding):
-                sym_findings.append(f_or_note)
-            else:
-                notes.append(f_or_note)
-    raw = [to_finding(v) for v in verdicts if v.verdict == "refuted"] + sym_findings
-    findings, own = split_findings(raw)
-    stored = {(f["id"], f["check"]) for f in store.findings(run_id)}
-    for f in findings + own:
-        if (f.id, f.check) not in stored:       # a resumed run does not store them twice
-            store.add_finding(f, run_id)
+    try:                    # the connection is closed however the run ends
+        run_id = config_id(mode, only, seed, [r.id for r in chosen])
+        extra: dict[str, list[Any]] = {}
+        results: dict[str, Any] = {}
+        computed = 0
+        # recipes this machine cannot run (a data package not installed) are reported, not run
+        not_run = {r.id: why for r in chosen if (why := missing(r))}
+        todo = [r for r in chosen if r.id not in not_run]
+        judged: dict[str, CheckResult] = {}
+        pooled_all: dict[str, dict[Any, dict[str, Any]]] = {}
+        all_cells: list[dict[str, Any]] = []
+        while todo:
+            cells = build_cells(todo, full=full, seed=seed, extra=extra)
+            fresh = [c for c in cells if cell_key(c) not in results]
+            got = run_cells(dispatch, fresh, store=store, run_id=run_id, n_jobs=n_jobs,
+                            scheduler=scheduler, progress=progress,
+                            command=f"dptheory verify --{mode}")
+            computed += len(got.computed)
+            for c in fresh:
+                results[cell_key(c)] = got[cell_key(c)]
+            all_cells += fresh
+            again = []
+            for r in todo:
+                mine = [(results[cell_key(c)], c) for c in cells if c["recipe"] == r.id]
+                pooled = _pool(mine, r, full, extra.get(r.id, ()))
+                pooled_all[r.id] = pooled
+                res = evaluate(r, pooled)
+                judged[r.id] = res
+                if _wants_more(r, res, len(extra.get(r.id, [])), full):
+                    last = max(pooled) if pooled else r.points(full)[-1]
+                    extra.setdefault(r.id, []).append(_next_point(r, last))
+                    again.append(r)
+            todo = again
+        for rid, why in not_run.items():
+            judged[rid] = CheckResult("inconclusive", f"not run on this machine: {why}",
+                                      {"not_run": why})
+        verdicts = [Verdict.of(r.id, r.item, r.check, judged[r.id],
+                               f"dptheory verify --{mode} --only {r.id}") for r in chosen]
+        notes: list[dict[str, Any]] = []
+        sym_findings: list[Finding] = []
+        if symbolic:
+            verdicts += symbolic_verdicts(only)
+            from dptheory.verify.findings import symbolic_results
+            items = registry.items()
+            sel = [items[i] for i in only if i in items] if only else list(items.values())
+            for f_or_note in symbolic_results(sel):
+                if isinstance(f_or_note, Finding):
+                    sym_findings.append(f_or_note)
+                else:
+                    notes.append(f_or_note)
+        raw = [to_finding(v) for v in verdicts if v.verdict == "refuted"] + sym_findings
+        findings, own = split_findings(raw)
+        stored = {(f["id"], f["check"]) for f in store.findings(run_id)}
+        for f in findings + own:
+            if (f.id, f.check) not in stored:       # a resumed run does not store them twice
+                store.add_finding(f, run_id)
+    finally:
+        store.close()
     unchecked = coverage(all_recipes, verdicts)
     return VerifyResult(mode, verdicts, findings, chosen, pooled_all, run_id, out,
                         time.perf_counter() - start, computed, len(all_cells), unchecked,

@@ -47,6 +47,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 CHECK_KINDS = ("bound", "slope", "sensitivity", "stability", "audit")
+#: keys the engine writes into every cell (``Recipe.fixed`` may not set them)
+CELL_KEYS = frozenset({"recipe", "point", "block", "dataset", "first_replicate", "reps",
+                       "seed", "cell_fn"})
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,9 @@ class Recipe:
             raise ValueError(f"{self.id}: check must be one of {CHECK_KINDS}, got {self.check!r}")
         if ":" not in self.cell:
             raise ValueError(f"{self.id}: cell must be 'module:function', got {self.cell!r}")
+        clash = sorted(set(self.fixed) & CELL_KEYS)
+        if clash:
+            raise ValueError(f"{self.id}: fixed must not set the engine's cell keys {clash}")
         if self.requires and ":" not in self.requires:
             raise ValueError(f"{self.id}: requires must be 'module:function', got "
                              f"{self.requires!r}")

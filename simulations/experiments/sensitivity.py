@@ -463,10 +463,13 @@ def cell_tree_node(cell: dict[str, Any]) -> dict[str, Any]:
             "worst": best, "samples": samples}
 
 
-def score_key(info: dict[str, Any]) -> float:
+def score_key(info: dict[str, Any]) -> tuple[int, float]:
     """Rank of a candidate worst case: its measured/bound ratio; a case whose printed bound
-    is 0 (ratio None) ranks above every ratio."""
-    return info["ratio"] if info["ratio"] is not None else 1e300 + info["measured"]
+    is 0 (ratio None) ranks above every ratio, and among those the larger measured value
+    (a tuple: ``1e300 + measured`` would round every measured value below ~1e284 away)."""
+    if info["ratio"] is None:
+        return (1, float(info["measured"]))
+    return (0, float(info["ratio"]))
 
 
 # ============================================================================ recipes

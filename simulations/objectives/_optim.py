@@ -47,7 +47,7 @@ def lbfgs(obj: Objective, data: Dataset, w0: np.ndarray) -> np.ndarray:
 
 
 def multistart(obj: Objective, data: Dataset, starts: np.ndarray) -> np.ndarray:
-    """Best L-BFGS result (polished by a few Newton steps when a Hessian exists)."""
+    """The best (lowest F) of the L-BFGS results from ``starts``."""
     best, best_f = None, np.inf
     for w0 in np.atleast_2d(starts):
         w = lbfgs(obj, data, w0)

@@ -139,7 +139,7 @@ class _RidgeERM(LinearModelObjective):
 
 
 class LogisticRidge(_RidgeERM):
-    """Ridge logistic regression (zhang2017 Sec. 5).
+    """Ridge logistic regression (zhang2017 Sec. 4).
 
     f(w, (x, y)) = log(1 + exp(m)) + (mu/2)||w||^2 with m = -y<w, x> (``form="standard"``) or
     m = 1 + y<w, x> (``form="printed"``: the catalog's "log(1+exp(1+y<w,x>))" as printed).
@@ -268,7 +268,7 @@ def huber(u: np.ndarray, delta: float) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 class HuberRidge(_RidgeERM):
-    """Ridge Huber regression (zhang2017 Sec. 5, h_delta as printed).
+    """Ridge Huber regression (zhang2017 Sec. 4, h_delta as printed).
 
     f(w, (x, y)) = h_delta(<w, x> - y) + (mu/2)||w||^2 with h_delta(u) = u^2/2 for |u| <= delta
     and delta(|u| - delta/2) otherwise. h_delta is C^1 with |h'| <= delta and h' 1-Lipschitz

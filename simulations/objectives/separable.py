@@ -109,6 +109,14 @@ class StrictSaddle(_TiltedSeparable):
         """The family's parameters: d, R and x_radius."""
         return {"d": self.d, "R": self.R, "x_radius": self.x_radius}
 
+    def check_data(self, data: Dataset) -> None:
+        """Rows need ||x_i|| < 2/(3 sqrt 3): then |x_bar_j| < 2/(3 sqrt 3) and every cubic
+        t^3 - t + x_bar_j has the three real roots the stationary points are built from."""
+        big = float(np.max(np.linalg.norm(data.X, axis=1), initial=0.0))
+        if big >= CUBIC_CRIT:
+            raise ValueError(f"data rows must have ||x|| < 2/(3 sqrt 3) = {CUBIC_CRIT:.4f} for "
+                             f"the strict-saddle family, got max ||x|| = {big:.4g}")
+
     def _psi(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         p0, p1, p2 = 0.25 * W ** 4 - 0.5 * W ** 2, W ** 3 - W, 3.0 * W ** 2 - 1.0
         p0[:, 0], p1[:, 0], p2[:, 0] = 0.5 * W[:, 0] ** 2, W[:, 0], 1.0

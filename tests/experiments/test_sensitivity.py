@@ -157,3 +157,13 @@ def test_printed_node_bound_is_zero_on_leaves_but_leaf_sensitivity_is_not():
     gD[2], gP[2] = 1.0, -1.0
     d = sens.node_differences(gD, gP, 0.125, [(3, 3)])
     assert math.isclose(d[0], 2 * 0.125, rel_tol=1e-12)
+
+
+def test_score_key_ranks_zero_bound_cases_by_measured_value():
+    """A printed bound of 0 (ratio None) outranks every ratio; among such cases the larger
+    measured value wins, even for values that 1e300 + measured would round away."""
+    zero_small = {"ratio": None, "measured": 1.0}
+    zero_large = {"ratio": None, "measured": 2.0}
+    finite = {"ratio": 1e12, "measured": 5.0}
+    ranked = sorted([finite, zero_small, zero_large], key=sens.score_key)
+    assert ranked == [finite, zero_small, zero_large]

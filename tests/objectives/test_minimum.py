@@ -130,3 +130,14 @@ def test_cosh_family_not_globally_smooth_and_exact_minimum():
         assert not rep.certified
     m = obj.minimum(data)
     assert obj.grad_norm(m.w, data) <= 1e-14
+
+
+def test_strict_saddle_refuses_rows_outside_its_radius():
+    """||x|| >= 2/(3 sqrt 3) can leave a cubic with one real root (fewer stationary points)."""
+    from dptheory_simulations.objectives.base import Dataset
+    obj = get("strict-saddle", d=2)
+    crit = 2 / (3 * np.sqrt(3))
+    ok = Dataset(np.array([[0.0, 0.99 * crit]]), np.zeros(1))
+    assert len(obj.stationary_points(ok)) == 3
+    with pytest.raises(ValueError, match=r"\|\|x\|\| < 2/\(3 sqrt 3\)"):
+        obj.stationary_points(Dataset(np.array([[0.0, 1.01 * crit]]), np.zeros(1)))

@@ -190,3 +190,9 @@ def test_requires_must_name_a_function():
     from dptheory.verify.recipe import Recipe
     with pytest.raises(ValueError, match="requires must be 'module:function'"):
         Recipe("x.y:z", "x.y", "bound", "m:f", {"n": [1]}, requires="nofunction")
+
+
+def test_fixed_may_not_set_the_engines_cell_keys():
+    from dptheory.verify.recipe import Recipe
+    with pytest.raises(ValueError, match=r"cell keys \['reps', 'seed'\]"):
+        Recipe("x.y:z", "x.y", "bound", "m:f", {"n": [1]}, fixed={"seed": 1, "reps": 2, "a": 0})
