@@ -109,13 +109,6 @@ class StrictSaddle(_TiltedSeparable):
         """The family's parameters: d, R and x_radius."""
         return {"d": self.d, "R": self.R, "x_radius": self.x_radius}
 
-    def check_data(self, data: Dataset) -> None:
-        """Rows need ||x_i|| < 2/(3 sqrt 3): then |x_bar_j| < 2/(3 sqrt 3) and every cubic
-        t^3 - t + x_bar_j has the three real roots the stationary points are built from."""
-        big = float(np.max(np.linalg.norm(data.X, axis=1), initial=0.0))
-        if big >= CUBIC_CRIT:
-            raise ValueError(f"data rows must have ||x|| < 2/(3 sqrt 3) = {CUBIC_CRIT:.4f} for "
-                             f"the strict-saddle family, got max ||x|| = {big:.4g}")
 
     def _psi(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         p0, p1, p2 = 0.25 * W ** 4 - 0.5 * W ** 2, W ** 3 - W, 3.0 * W ** 2 - 1.0
@@ -136,6 +129,12 @@ class StrictSaddle(_TiltedSeparable):
         data = self._check_data(data)
         if self.d > 12:
             raise ValueError(f"d must be <= 12 to enumerate 3^(d-1) stationary points, got {self.d}")
+        # ||x_i|| < 2/(3 sqrt 3) makes |x_bar_j| < 2/(3 sqrt 3): every cubic t^3 - t + x_bar_j
+        # then has the three real roots the enumeration is built from (the loss itself, and
+        # its constants, hold for any x)
+        if data.max_norm >= CUBIC_CRIT:
+            raise ValueError(f"stationary_points needs data rows with ||x|| < 2/(3 sqrt 3) = "
+                             f"{CUBIC_CRIT:.4f}, got max ||x|| = {data.max_norm:.4g}")
         xb = data.X.mean(axis=0)
         roots = [np.array([-xb[0]])] + [self._cubic_roots(c) for c in xb[1:]]
         out = []

@@ -139,5 +139,5 @@ def test_strict_saddle_refuses_rows_outside_its_radius():
     crit = 2 / (3 * np.sqrt(3))
     ok = Dataset(np.array([[0.0, 0.99 * crit]]), np.zeros(1))
     assert len(obj.stationary_points(ok)) == 3
-    with pytest.raises(ValueError, match=r"\|\|x\|\| < 2/\(3 sqrt 3\)"):
+    with pytest.raises(ValueError, match=r"needs data rows with \|\|x\|\| < 2/\(3 sqrt 3\)"):
         obj.stationary_points(Dataset(np.array([[0.0, 1.01 * crit]]), np.zeros(1)))
