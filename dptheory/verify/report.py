@@ -347,19 +347,23 @@ def _strict(x: Any) -> Any:
         return {str(k): _strict(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_strict(v) for v in x]
-    if isinstance(x, (np.floating, np.integer)):
+    if isinstance(x, (np.floating, np.integer, np.bool_)):
         return _strict(x.item())
+    if isinstance(x, np.ndarray):
+        return _strict(x.tolist())
     return x
 
 
 def as_json(result: Any) -> dict[str, Any]:
-    """The JSON summary of a run (strict: NaN and infinities become null)."""
+    """The JSON summary of a run (strict: NaN and infinities become null); every verdict
+    carries its evidence (about 0.1 MB for the quick run's simulation verdicts)."""
     return _strict({
         "mode": result.mode, "run_id": result.run_id, "elapsed": result.elapsed,
         "report": str(Path(result.out) / "report.md"),
         "verdicts": [{"id": v.id, "item": v.item, "check": v.check, "verdict": v.verdict,
                       "claim": v.claim, "summary": v.summary, "severity": v.severity,
-                      "power": v.power, "columns": columns(v), "reproduce": v.reproduce}
+                      "power": v.power, "columns": columns(v), "reproduce": v.reproduce,
+                      "evidence": v.evidence}
                      for v in result.verdicts],
         "findings": [f.as_dict() for f in result.findings],
         "own_items": [f.as_dict() for f in result.own_items],

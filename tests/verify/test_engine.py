@@ -196,3 +196,16 @@ def test_fixed_may_not_set_the_engines_cell_keys():
     from dptheory.verify.recipe import Recipe
     with pytest.raises(ValueError, match=r"cell keys \['reps', 'seed'\]"):
         Recipe("x.y:z", "x.y", "bound", "m:f", {"n": [1]}, fixed={"seed": 1, "reps": 2, "a": 0})
+
+
+def test_json_carries_each_verdicts_evidence(fake_recipes):
+    res = _verify("--quick", "--only", "fake2030.thm1:slope-n", "--jobs", "1", "--json",
+                  "--out", str(fake_recipes / "o"), cwd=fake_recipes)
+    assert res.returncode == 0, res.stderr
+    v = next(v for v in json.loads(res.stdout)["verdicts"] if v["id"] == "fake2030.thm1:slope-n")
+    # the sweep and the fitted slope (samples ~ n^-1/2 by construction of the fake cell)
+    assert v["evidence"]["xs"] == [16, 64, 256, 1024]
+    assert abs(v["evidence"]["slope"] + 0.5) < 0.05
+    report = json.loads((fake_recipes / "o" / "report.json").read_text())
+    assert next(r for r in report["verdicts"] if r["id"] == v["id"])["evidence"]["xs"] == \
+        [16, 64, 256, 1024]
