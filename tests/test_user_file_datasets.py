@@ -29,13 +29,18 @@ def _cli(capsys, *argv):
     return code, out, err
 
 
+def _run_alg1(capsys, data: str, objective: str, mu: str) -> dict:
+    """``dptheory run zhang2017.alg1 --data DATA`` with the given objective; its JSON."""
+    code, out, err = _cli(capsys, "run", "zhang2017.alg1", "--data", data, "--objective",
+                          objective, "--objective-param", f"mu={mu}", "--eps", "1",
+                          "--delta", "1e-3", "--reps", "2", "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
 def test_run_on_the_bank_file(capsys, files):
     bank, _, _ = files
-    code, out, err = _cli(capsys, "run", "zhang2017.alg1", "--data", f"bank={bank}",
-                          "--objective", "logistic-ridge", "--objective-param", "mu=0.1",
-                          "--eps", "1", "--delta", "1e-3", "--reps", "2", "--json")
-    assert code == 0, err
-    res = json.loads(out)
+    res = _run_alg1(capsys, f"bank={bank}", "logistic-ridge", "0.1")
     # 7 numeric columns kept, each of the 9 categorical columns one-hot over its levels
     assert res["n"] == 150
     assert res["d"] == len(BANK_NUMERIC) + sum(len(v) for v in BANK_LEVELS.values())
@@ -45,11 +50,7 @@ def test_run_on_the_bank_file(capsys, files):
 
 def test_run_on_the_wine_files(capsys, files):
     _, red, white = files
-    code, out, err = _cli(capsys, "run", "zhang2017.alg1", "--data", f"wine={red},{white}",
-                          "--objective", "huber-ridge", "--objective-param", "mu=0.5",
-                          "--eps", "1", "--delta", "1e-3", "--reps", "2", "--json")
-    assert code == 0, err
-    res = json.loads(out)
+    res = _run_alg1(capsys, f"wine={red},{white}", "huber-ridge", "0.5")
     assert res["n"] == 150 and res["d"] == 12           # 11 measurements + the 'red' flag
     assert res["data"]["source"]["dataset"] == "wine"
 

@@ -125,14 +125,19 @@ class NamedDataset:
         """The install commands of every package file, joined by ``&&``."""
         return " && ".join(f.install for f in self.files)
 
-    def available(self) -> bool:
-        """Whether every package file is installed (without importing anything)."""
+    def missing(self) -> str | None:
+        """Why a package file cannot be found (the message names the install command), or
+        None when every one is installed (nothing is imported)."""
         try:
             for f in self.files:
                 f.locate(self.name)
-        except DataPackageMissing:
-            return False
-        return self.offline
+        except DataPackageMissing as exc:
+            return str(exc)
+        return None
+
+    def available(self) -> bool:
+        """Whether every package file is installed (without importing anything)."""
+        return self.offline and self.missing() is None
 
     def paths(self, given: Sequence[str | Path] | None) -> tuple[list[Path], list[dict]]:
         """The files to read and their provenance: the package files (then ``given`` must

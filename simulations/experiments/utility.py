@@ -109,14 +109,8 @@ def _data_objective(cell: dict):
 def data_missing(recipe: Recipe) -> str | None:
     """``Recipe.requires`` of the real-data recipes: why its data set cannot be read here
     (the package and its install command), or None."""
-    from dptheory_simulations.datasets import NAMED, DataPackageMissing
-    name = str(recipe.fixed["data"]).partition("=")[0]
-    try:
-        for f in NAMED[name].files:
-            f.locate(name)
-    except DataPackageMissing as exc:
-        return str(exc)
-    return None
+    from dptheory_simulations.datasets import NAMED
+    return NAMED[str(recipe.fixed["data"]).partition("=")[0]].missing()
 
 
 def _eps(cell: dict) -> float:
