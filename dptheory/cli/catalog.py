@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import math
 from typing import Any
 
 from dptheory import registry
@@ -31,9 +30,9 @@ def register(sub: Any) -> None:
     p.add_argument("ids", nargs="*", metavar="ID")
     p.add_argument("--all", action="store_true", help="every item with a bound and a rate")
 
-    p = add_command(sub, "compare", cmd_compare, "compare two items' stated rates")
-    p.add_argument("a", metavar="ID")
-    p.add_argument("b", metavar="ID")
+    p = add_command(sub, "compare", cmd_compare,
+                    "compare two items' stated rates, or rank more than two")
+    p.add_argument("ids", nargs="+", metavar="ID", help="two or more catalog ids")
     p.add_argument("--vary", default="n", help="the variable that grows (default n)")
     p.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
                    help="fix variables, e.g. d=100 eps=1")
@@ -160,36 +159,34 @@ def cmd_derive(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 # -- compare -----------------------------------------------------------------------------
-def parse_set(pairs: list[str]) -> dict[Any, float]:
-    """The ``--set NAME=VALUE`` pairs as ``{symbol: value}``; a value must be a finite
-    positive number (an integer for an integer symbol), else :class:`UsageError`."""
-    from dptheory.catalog import resolve_symbol
+def parse_set(pairs: list[str]) -> dict[str, str]:
+    """The ``--set NAME=VALUE`` pairs as ``{name: value}`` (text); the names and values are
+    resolved and checked by :func:`dptheory.catalog.resolve_values`, as the API's ``at=``
+    is, so both give the same errors."""
     out = {}
     for pair in pairs:
         if "=" not in pair:
             raise UsageError(f"--set expects NAME=VALUE, got {pair!r}")
         name, value = pair.split("=", 1)
-        sym = resolve_symbol(name.strip(), option="--set")
-        try:
-            num = float(value)
-        except ValueError:
-            raise UsageError(f"--set: value of {name} must be a number, got {value!r}") from None
-        if not (math.isfinite(num) and num > 0):
-            raise UsageError(f"--set: {name} must be > 0 and finite, got {value}")
-        if sym.is_integer and num != int(num):
-            raise UsageError(f"--set: {name} must be an integer, got {value}")
-        out[sym] = num
+        if name.strip() in out:
+            raise UsageError(f"--set: {name.strip()} is given twice")
+        out[name.strip()] = value
     return out
 
 
 def cmd_compare(args: argparse.Namespace) -> tuple[Any, str]:
     """Handler of ``dptheory compare``: two items' stated (or, with ``--derived``,
-    derived) rates as ``--vary`` grows with ``--set`` fixed; ``--map`` also saves a numeric
-    regime map over ``--vary`` and ``--y``."""
-    from dptheory.catalog import compare_items, resolve_symbol
+    derived) rates as ``--vary`` grows with ``--set`` fixed, or the ranking of more than two;
+    ``--map`` also saves a numeric regime map over ``--vary`` and ``--y`` (two items)."""
+    from dptheory.catalog import compare_items, get, resolve_symbol, resolve_values
 
-    fixed = parse_set(args.set)
-    c = compare_items(args.a, args.b, vary=args.vary, at=fixed, derived=args.derived)
+    if len(args.ids) < 2:
+        raise UsageError("compare needs two or more ids")
+    if args.map and len(args.ids) > 2:
+        raise UsageError("--map draws two items; give exactly two ids")
+    items = [get(i) for i in args.ids]
+    fixed = resolve_values(parse_set(args.set), items, option="--set")
+    c = compare_items(*items, vary=args.vary, at=fixed, derived=args.derived)
     data = c.as_dict()
     lines = c.lines()
     if args.map:

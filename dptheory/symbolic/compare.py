@@ -49,7 +49,8 @@ from dptheory.symbolic.memo import simplify
 from dptheory.symbolic.regimes import Atom, Regime, max_lt
 from dptheory.symbolic.symbols import S
 
-__all__ = ["Comparison", "compare", "numeric_crossovers", "plain", "isolate", "SEARCH_RANGE"]
+__all__ = ["Comparison", "Ranking", "compare", "rank", "numeric_crossovers", "plain", "isolate",
+           "SEARCH_RANGE"]
 
 #: The part of the positive axis a numeric crossover search covers.
 SEARCH_RANGE = (1e-300, 1e300)
@@ -60,7 +61,7 @@ _POLYLOG = (S.delta, S.T)
 
 # ----------------------------------------------------------------------------- text
 def _round_floats(e: sp.Basic, digits: int = 4) -> sp.Basic:
-    return e.xreplace({f: (sp.Integer(int(f)) if f == int(f) and abs(f) < 1e6 else sp.Float(f, digits))
+    return e.xreplace({f: (sp.Integer(int(f)) if float(f) == int(f) and abs(f) < 1e6 else sp.Float(f, digits))
                        for f in e.atoms(sp.Float)})
 
 
@@ -840,3 +841,182 @@ def compare(a: sp.Basic, b: sp.Basic, *, vary: sp.Symbol, growing: Mapping[sp.Sy
     return Comparison(names[0], names[1], str(vary), *exps, crossover, regimes, lead_a, lead_b,
                       crossovers, mode="symbolic", fixed=fixed_names, expressions=(a, b),
                       constants=[str(c) for c in consts], scope=scope, **full)
+
+
+# ----------------------------------------------------------------------------- ranking
+@dataclass
+class Ranking:
+    """Several rates ranked along ``vary`` (smaller is better): what :func:`rank` returns.
+
+    Attributes
+    ----------
+    names : the rates' names, in the order given.
+    vary : the variable that grows.
+    mode : the mode of the pairwise comparisons (``numeric``, ``parametric``, ``symbolic``).
+    expressions : per name, the full rate (readable) and its exponent in ``vary``.
+    order : numeric mode: per interval of ``vary`` between crossovers, ``interval``, ``text``
+        and ``order`` (names, best first; ``=`` joins names equal there). Parametric mode:
+        the same at the example's values of the constants (``example_at``).
+    asymptotic : the order as ``vary`` alone grows, by exponent (best first; names with equal
+        exponents grouped): it holds for every value of the constants and of the other
+        variables once ``vary`` is large enough.
+    unranked : names whose exponent depends on the constants (left out of ``asymptotic``).
+    pairwise : every pair's :class:`Comparison`, each with its regimes and crossovers.
+    warnings : warnings of the pairs (different quantities or units) and of the values.
+    """
+
+    names: tuple[str, ...]
+    vary: str
+    mode: str
+    expressions: dict[str, dict[str, str]]
+    order: list[dict[str, Any]]
+    asymptotic: list[list[str]]
+    pairwise: list[Comparison]
+    warnings: list[str] = field(default_factory=list)
+    example_at: str = ""
+    unranked: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (each pair as :meth:`Comparison.as_dict`)."""
+        out = {k: v for k, v in self.__dict__.items() if k != "pairwise"}
+        out["pairwise"] = [c.as_dict() for c in self.pairwise]
+        return out
+
+    def lines(self) -> list[str]:
+        """The readable report: the rates, the ranking, then each pair's regimes."""
+        out = [f"warning: {w}" for w in self.warnings]
+        out += [f"{k}: {e['expression']}   (exponent in {self.vary}: {e['exponent']})"
+                for k, e in self.expressions.items()]
+        groups = [g[0] if len(g) == 1 else "{" + ", ".join(g) + "} (same exponent)"
+                  for g in self.asymptotic]
+        out.append(f"as {self.vary} grows (every value of the other symbols, {self.vary} large "
+                   "enough): " + " < ".join(groups))
+        if self.unranked:
+            out.append(f"  not ranked (exponent depends on the constants): "
+                       f"{', '.join(self.unranked)}")
+        if self.order:
+            where = f" at {self.example_at} (an illustration)" if self.example_at else ""
+            out.append(f"ranking, best first{where}:")
+            out += [f"  {r['text']}: {' < '.join(r['order'])}" for r in self.order]
+        for c in self.pairwise:
+            out.append(f"-- {c.a} vs {c.b}")
+            heads = (f"{c.a}: ", f"{c.b}: ", "ratio exponent:")
+            out += [f"   {line}" for line in c.lines() if not line.startswith(heads)]
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def _repr_html_(self) -> str:
+        from html import escape
+        return "<pre>" + escape(str(self)) + "</pre>"
+
+
+def _order_at(exprs: Sequence[sp.Expr], names: Sequence[str], v: sp.Symbol, x: Any) -> list[str]:
+    """The names sorted by the value of their rate at v = x (mpmath), ties joined by ``=``."""
+    import mpmath
+    vals = []
+    for e, name in zip(exprs, names):
+        val = sp.lambdify(v, e, modules="mpmath")(mpmath.mpf(x))
+        vals.append((mpmath.mpf(mpmath.re(val)), name))
+    vals.sort(key=lambda t: t[0])
+    groups: list[list[Any]] = []
+    for val, name in vals:
+        if groups and mpmath.almosteq(groups[-1][0], val, rel_eps=mpmath.mpf(10) ** (-20), abs_eps=0):
+            groups[-1][1].append(name)
+        else:
+            groups.append([val, [name]])
+    return [" = ".join(g[1]) for g in groups]
+
+
+def _interval_order(exprs: Sequence[sp.Expr], names: Sequence[str], v: sp.Symbol,
+                    cuts: Sequence[float], lo: float) -> list[dict[str, Any]]:
+    """The order of the rates on each interval between the sorted crossovers ``cuts``."""
+    import mpmath
+    hi = SEARCH_RANGE[1]
+    edges = [lo, *[c for c in cuts if c > lo], hi]
+    out = []
+    with mpmath.workdps(_DPS):
+        for x0, x1 in zip(edges[:-1], edges[1:]):
+            mid = mpmath.exp((mpmath.log(x0) + mpmath.log(x1)) / 2)
+            text, _ = _interval_text(v, x0, x1, lo, hi)
+            out.append({"interval": [x0, x1], "text": text,
+                        "order": _order_at(exprs, names, v, mid)})
+    return out
+
+
+def rank(exprs: Sequence[sp.Basic], pairwise: Sequence[Comparison], *, vary: sp.Symbol,
+         growing: Mapping[sp.Symbol, int], fixed: Mapping[sp.Symbol, float] | None = None,
+         names: Sequence[str], warnings: Sequence[str] = ()) -> Ranking:
+    """Rank several rates along ``vary`` from their pairwise comparisons.
+
+    The order as ``vary`` alone grows is by exponent (exact: a smaller exponent wins for
+    every value of the constants once ``vary`` is large enough). With only ``vary`` left
+    free (numeric mode), the rates are also ordered on every interval between the pairwise
+    crossovers (between two consecutive crossovers no pair changes order); in parametric
+    mode the same is done at the example's values of the constants, labelled as such.
+
+    Parameters
+    ----------
+    exprs : the rates (SymPy), in the order of ``names``.
+    pairwise : :func:`compare` of every pair ``i < j``, in that order.
+    vary, growing, fixed : as for :func:`compare`.
+    names : the rates' names.
+    warnings : warnings that concern all pairs (values that have no effect).
+
+    Returns
+    -------
+    Ranking
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> n = sp.Symbol("n", positive=True)
+    >>> rates, names = [1 / sp.sqrt(n), 10 / n, 100 / n**2], ("a", "b", "c")
+    >>> pairs = [compare(rates[i], rates[j], vary=n, growing={n: 1}, names=(names[i], names[j]))
+    ...          for i in range(3) for j in range(i + 1, 3)]
+    >>> r = rank(rates, pairs, vary=n, growing={n: 1}, names=names)
+    >>> r.asymptotic
+    [['c'], ['b'], ['a']]
+    >>> for o in r.order:               # pairwise crossovers at n = 10, 100^(2/3), 100
+    ...     print(o["text"], o["order"])
+    n < 10 ['a', 'b', 'c']
+    10 < n < 21.5443 ['a', 'c', 'b']
+    21.5443 < n < 100 ['c', 'a', 'b']
+    n > 100 ['c', 'b', 'a']
+    """
+    fixed = dict(fixed or {})
+    subs = [sp.sympify(e).subs(fixed) for e in exprs]
+    grow = {v: s for v, s in growing.items() if v not in fixed}
+    direction = grow.get(vary, 1)
+    free = set().union(*(e.free_symbols for e in subs)) - {vary}
+    mode = "numeric" if not free else ("parametric" if not free & set(grow) else "symbolic")
+    expressions = {name: {"expression": plain(e), "exponent": ""} for name, e in zip(names, subs)}
+    for c in pairwise:
+        expressions[c.a]["exponent"] = c.exponent_a
+        expressions[c.b]["exponent"] = c.exponent_b
+    # as vary grows: smaller exponent (times the direction) first; equal exponents grouped
+    by_exp: dict[sp.Expr, list[str]] = {}
+    unranked = []
+    for name in names:
+        e = sp.sympify(expressions[name]["exponent"])
+        if e.is_number:
+            by_exp.setdefault(e * direction, []).append(name)
+        else:
+            unranked.append(name)
+    asymptotic = [by_exp[k] for k in sorted(by_exp, key=float)]
+    order, example_at = [], ""
+    lo = 1.0 if vary.is_integer else SEARCH_RANGE[0]
+    if mode == "numeric":
+        cuts = sorted({c["value"] for p in pairwise for c in p.crossovers if c.get("value")})
+        order = _interval_order(subs, names, vary, cuts, lo)
+    elif mode == "parametric":
+        at = _reference_values(sorted(free, key=str))
+        example_at = _values_text(at)
+        ref = [e.subs(at) for e in subs]
+        cuts = {c["value"] for i in range(len(ref)) for j in range(i + 1, len(ref))
+                for c in numeric_crossovers(ref[i], ref[j], vary, domain_lo=lo)["crossovers"]}
+        order = _interval_order(ref, names, vary, sorted(cuts), lo)
+    all_warnings = list(dict.fromkeys([*warnings, *(w for p in pairwise for w in p.warnings)]))
+    return Ranking(tuple(names), str(vary), mode, expressions, order, asymptotic,
+                   list(pairwise), all_warnings, example_at, unranked)
