@@ -196,6 +196,9 @@ def cmd_compare(args: argparse.Namespace) -> tuple[Any, str]:
         vary = resolve_symbol(args.vary, option="--vary")
         x0, x1, y0, y1 = args.range
         a, b = c.expressions
+        left = sorted(map(str, (a.free_symbols | b.free_symbols) - {vary, ysym}))
+        if left:
+            raise UsageError(f"--map needs values for {', '.join(left)}: give them with --set")
         grid = regime_map(a, b, (vary, x0, x1), (ysym, y0, y1), {})
         data["map"] = regime_map_figure(grid, (c.a, c.b), args.map)
         lines.append(f"regime map: {data['map']}")

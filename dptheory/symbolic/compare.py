@@ -209,7 +209,8 @@ class Comparison:
         for name, full, lead, e in ((self.a, self.expression_a, self.leading_a, self.exponent_a),
                                     (self.b, self.expression_b, self.leading_b, self.exponent_b)):
             full = full or lead
-            extra = f"; leading: {lead}" if lead != full else ""
+            same = sorted(full.split(" + ")) == sorted(lead.split(" + "))
+            extra = "" if same else f"; leading: {lead}"
             out.append(f"{name}: {full}   (exponent in {self.vary}: {e}{extra})")
         out.append(f"ratio exponent: {self.ratio_exponent}")
         if self.scope:
