@@ -241,9 +241,63 @@ def table_rows(measure: str | None = None) -> list[dict[str, Any]]:
                      "kind": item.kind, "measured": item.measured,
                      "assumptions": ", ".join(a.describe() for a in item.assumptions),
                      "rate": f"{item.rate_notation}({sp.sstr(item.rate)})",
+                     "rate_latex": rate_latex(item.rate, item.rate_notation),
                      "exponents": exps, "provenance": item.provenance,
                      "derivation": d.verdict if d else "—"})
     return rows
+
+
+_NOTATION_LATEX = {"O": r"O", "Otilde": r"\tilde{O}", "Omega": r"\Omega", "Theta": r"\Theta"}
+_TEX_TEXT = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
+             "#": r"\#", "%": r"\%", "_": r"\_", "^": r"\textasciicircum{}",
+             "~": r"\textasciitilde{}", "|": r"\textbar{}", "<": r"\textless{}",
+             ">": r"\textgreater{}", "—": "---"}
+
+
+def tex_text(s: str) -> str:
+    """``s`` as LaTeX text: every character that is special to TeX escaped (``_``, ``^``,
+    ``|``, ``&``, ...), so plain notation such as ``E||grad F(w_hat)||`` compiles verbatim."""
+    return "".join(_TEX_TEXT.get(ch, ch) for ch in str(s))
+
+
+def rate_latex(rate: Any, notation: str) -> str:
+    """A stated rate as LaTeX math (no ``$``): SymPy's LaTeX printer with every registered
+    symbol's LaTeX name (``\\epsilon`` for eps, ``\\Delta_F`` for Fgap), inside its notation
+    (``\\tilde{O}``, ``O``, ``\\Omega``, ``\\Theta``). The registered names, not a paper's
+    letters, so that one table reads the same across papers."""
+    import sympy as sp
+
+    from dptheory.symbolic.symbols import registered
+    names = {info.symbol: info.latex for info in registered().values()}
+    # \bigl( \bigr) rather than \left( \right): TeX may then break a long rate after a +
+    return rf"{_NOTATION_LATEX[notation]}\bigl({sp.latex(rate, symbol_names=names)}\bigr)"
+
+
+def latex_table(rows: list[dict[str, Any]]) -> str:
+    """:func:`table_rows` as a LaTeX ``longtable`` that compiles and fits the text width:
+    rates and exponents in math mode (SymPy's printer, the symbols' LaTeX names), ids and
+    measured quantities as escaped text, the header repeated on every page. The first line
+    names the packages it needs."""
+    import sympy as sp
+
+    def exp(e: str) -> str:
+        return "?" if e == "?" else f"${sp.latex(sp.sympify(e))}$"
+
+    def ident(i: str) -> str:          # breakable after each dot in a narrow column
+        return r"\texttt{" + r".\allowbreak{}".join(tex_text(p) for p in i.split(".")) + "}"
+    body = [" & ".join([ident(r["id"]), tex_text(r["measured"]), f"${r['rate_latex']}$",
+                        exp(r["exponents"]["n"]), exp(r["exponents"]["d"]),
+                        exp(r["exponents"]["eps"]), tex_text(r["derivation"]),
+                        tex_text(r["provenance"])]) + r" \\"
+            for r in rows]
+    packages = ["longtable"] + (["amssymb"] if any(r"\mathbb" in line for line in body) else [])
+    col = r">{\raggedright\arraybackslash}p{%s\linewidth}"
+    spec = "".join([col % "0.14", col % "0.15", col % "0.31", "ccc", col % "0.11", col % "0.11"])
+    head = r"id & measured & rate & $n$ & $d$ & $\epsilon$ & derivation & provenance \\"
+    return "\n".join([f"% dptheory table: needs \\usepackage{{{','.join(['array', *packages])}}}",
+                      r"{\footnotesize\setlength{\tabcolsep}{2pt}",
+                      r"\begin{longtable}{@{}" + spec + "@{}}", head, r"\hline", r"\endhead",
+                      *body, r"\end{longtable}}"])
 
 
 def cmd_table(args: argparse.Namespace) -> tuple[Any, str]:
@@ -260,12 +314,7 @@ def cmd_table(args: argparse.Namespace) -> tuple[Any, str]:
         w.writerows(cells)
         return rows, buf.getvalue().rstrip()
     if args.format == "latex":
-        def esc(s: str) -> str:
-            return s.replace("_", r"\_").replace("**", "^").replace("&", r"\&")
-        body = [" & ".join(esc(str(c)) for c in row) + r" \\" for row in cells]
-        text = "\n".join([r"\begin{tabular}{" + "l" * len(head) + "}", " & ".join(head) + r" \\",
-                          r"\hline", *body, r"\end{tabular}"])
-        return rows, text
+        return rows, latex_table(rows)
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in cells]
     return rows, "\n".join(lines)
