@@ -105,9 +105,15 @@ def cmd_show(args: argparse.Namespace) -> tuple[Any, str]:
     dims = check_dimensions(item, registry.normalized_units(item.paper))
     data["hypotheses_at_settings"] = [h.as_dict() for h in hyps]
     data["dimension_issues"] = [i.as_dict() for i in dims]
+    paper = next((p for p in registry.papers().values()
+                  if p is not None and p.key == item.paper), None)
+    data["reference"] = paper.reference() if paper is not None else None
     if args.latex:
         return data, item.to_latex()
     text = item.to_markdown()
+    if paper is not None:
+        head, _, rest = text.partition("\n\n")
+        text = f"{head}\n\n**Paper:** {paper.describe()}\n\n{rest}"
     if d.verdict != "not-derivable":
         text += f"\n\n**Derived:** {d.derived}  →  {d.verdict}"
         if d.regime is not None and d.regime is not sp.true:
