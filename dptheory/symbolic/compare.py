@@ -552,6 +552,16 @@ def _exact_sign(e: sp.Expr) -> int | None:
     return None
 
 
+def _same_power(a: sp.Expr, b: sp.Expr, v: sp.Symbol) -> sp.Expr | None:
+    """a / b when both are one multiple of the same power of v (the ratio is then free of
+    v), else None."""
+    ma, mb = _monomials(a, v, numeric=False), _monomials(b, v, numeric=False)
+    if not ma or not mb or len(ma) != 1 or set(ma) != set(mb):
+        return None
+    (k, ca), = ma.items()
+    return sp.powsimp(simplify(ca / mb[k]), force=True)
+
+
 def _sign_pattern(a: sp.Expr, b: sp.Expr, v: sp.Symbol) -> tuple[list[int] | None, str]:
     """The signs of the coefficients of a - b as a sum of powers of v, by increasing
     exponent, when each is proved for every admissible value of the constants; else
@@ -643,6 +653,16 @@ def _parametric(a: sp.Expr, b: sp.Expr, vary: sp.Symbol, consts: set[sp.Symbol],
         complete = (f"exactly one crossover {every}: the coefficients of the difference, by "
                     "increasing exponent, change sign once (generalized Descartes rule of "
                     f"signs), and its sign at {vary} -> 0 differs from its sign as {vary} grows")
+    elif (ratio := _same_power(a, b, vary)) is not None:
+        # one power of vary on both sides: the order depends on the constants only
+        for better, rel in ((names[0], sp.StrictLessThan(ratio, 1)),
+                            (names[1], sp.StrictGreaterThan(ratio, 1))):
+            r = regime(better, f"for every {vary} > 0 when {plain(rel)} (a condition on "
+                       f"{cnames} only)", rel)
+            r["for_all_constants"] = False
+            regimes.append(r)
+        complete = (f"no crossover in {vary}: both rates are multiples of the same power of "
+                    f"{vary}, so which is smaller depends on {cnames} only")
     else:
         changes = "" if signs is None else \
             f" (up to {sum(1 for s, t in zip(signs, signs[1:]) if s != t)} crossovers)"

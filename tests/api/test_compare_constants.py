@@ -141,3 +141,18 @@ def test_the_old_claim_is_caught():
     bad = counterexamples(old, draws=5)
     assert bad and all(t == "tran2022.thm9" for *_, t in bad)
     assert _holds("True", 40, 1, 1, 1) and tran2022_thm9(40) < zhang2021_thm32(40) < 1
+
+
+def test_same_power_gives_a_condition_on_the_constants_only():
+    # 3 G beta/n^2 vs 5 mu/n^2 (by hand): the first is smaller for every n exactly when
+    # 3 G beta/(5 mu) < 1, whatever n
+    c = compare(3 * S.G * S.beta / S.n ** 2, 5 * S.mu / S.n ** 2, vary=S.n, growing={S.n: 1},
+                names=("a", "b"))
+    when = {r["better"]: sp.sympify(r["when"], locals={"G": S.G, "beta": S.beta, "mu": S.mu})
+            for r in c.regimes}
+    assert S.n not in when["a"].free_symbols
+    for G, beta, mu in ((1, 1, 1), (2, 1, 1), (0.1, 3, 0.5), (5, 0.2, 0.19)):
+        a_smaller = 3 * G * beta < 5 * mu
+        assert bool(when["a"].subs({S.G: G, S.beta: beta, S.mu: mu})) == a_smaller
+        assert bool(when["b"].subs({S.G: G, S.beta: beta, S.mu: mu})) == (not a_smaller)
+    assert c.crossovers == [] and "depends on G, beta, mu only" in c.complete
