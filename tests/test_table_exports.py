@@ -76,7 +76,7 @@ def test_latex_cells_put_math_in_math_mode(capsys):
     # tran2022 Theorem 9, O~(d^(1/3)/(eps N)^(2/3) + 1/sqrt(N)), in the registered symbols'
     # LaTeX (epsilon, n for tran2022's N) as SymPy's LaTeX printer writes it
     thm9 = next(l for l in rows if l.startswith("\\texttt{tran2022.\\allowbreak{}thm9}"))
-    assert ("$\\tilde{O}\\bigl(\\frac{\\sqrt[3]{d}}{\\epsilon^{\\frac{2}{3}} n^{\\frac{2}{3}}} "
+    assert ("$\\tilde O\\bigl(\\frac{\\sqrt[3]{d}}{\\epsilon^{\\frac{2}{3}} n^{\\frac{2}{3}}} "
             "+ \\frac{1}{\\sqrt{n}}\\bigr)$") in thm9
     assert "E\\textbar{}\\textbar{}grad F(w\\_hat)\\textbar{}\\textbar{}" in thm9
     # exponents of n, d, eps: -1/2, 1/3, -2/3 (by hand from the rate)

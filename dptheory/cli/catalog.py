@@ -253,7 +253,6 @@ def table_rows(measure: str | None = None) -> list[dict[str, Any]]:
     return rows
 
 
-_NOTATION_LATEX = {"O": r"O", "Otilde": r"\tilde{O}", "Omega": r"\Omega", "Theta": r"\Theta"}
 _TEX_TEXT = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
              "#": r"\#", "%": r"\%", "_": r"\_", "^": r"\textasciicircum{}",
              "~": r"\textasciitilde{}", "|": r"\textbar{}", "<": r"\textless{}",
@@ -269,14 +268,15 @@ def tex_text(s: str) -> str:
 def rate_latex(rate: Any, notation: str) -> str:
     """A stated rate as LaTeX math (no ``$``): SymPy's LaTeX printer with every registered
     symbol's LaTeX name (``\\epsilon`` for eps, ``\\Delta_F`` for Fgap), inside its notation
-    (``\\tilde{O}``, ``O``, ``\\Omega``, ``\\Theta``). The registered names, not a paper's
+    (``\\tilde O``, ``O``, ``\\Omega``, ``\\Theta``). The registered names, not a paper's
     letters, so that one table reads the same across papers."""
     import sympy as sp
 
+    from dptheory.symbolic.render import _O as NOTATION
     from dptheory.symbolic.symbols import registered
     names = {info.symbol: info.latex for info in registered().values()}
     # \bigl( \bigr) rather than \left( \right): TeX may then break a long rate after a +
-    return rf"{_NOTATION_LATEX[notation]}\bigl({sp.latex(rate, symbol_names=names)}\bigr)"
+    return rf"{NOTATION[notation]}\bigl({sp.latex(rate, symbol_names=names)}\bigr)"
 
 
 def latex_table(rows: list[dict[str, Any]]) -> str:
