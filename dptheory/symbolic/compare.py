@@ -242,11 +242,12 @@ class Comparison:
         cross = "; ".join(escape(c["text"]) for c in self.crossovers) or "none"
         warn = "".join(f"<p><b>warning:</b> {escape(w)}</p>" for w in self.warnings)
         scope = f"<p>{escape(self.scope)}</p>" if self.scope else ""
+        example = ""
         if self.example:
             ex = self.example
             items = "".join(f"<li>{escape(r['better'])} is better {escape(r['text'])}</li>"
                             for r in ex["regimes"])
-            cross += (f"<p>for example at {escape(ex['text'])} (one admissible choice, an "
+            example = (f"<p>for example at {escape(ex['text'])} (one admissible choice, an "
                       f"illustration):</p><ul>{items}</ul>")
         return (f"{warn}<p><code>{escape(self.a)}</code>: "
                 f"{escape(self.expression_a or self.leading_a)} "
@@ -254,7 +255,7 @@ class Comparison:
                 f"<code>{escape(self.b)}</code>: {escape(self.expression_b or self.leading_b)} "
                 f"(exponent in {escape(self.vary)}: {escape(self.exponent_b)})</p>{scope}"
                 f"<table><tr><th>better</th><th>when</th></tr>{rows}</table>"
-                f"<p>crossover: {cross}</p>")
+                f"<p>crossover: {cross}</p>{example}")
 
     # -- figure ----------------------------------------------------------------------
     def plot(self, ax: Any = None, *, y: str | None = None,
