@@ -348,6 +348,11 @@ def _points(vary: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     return [dict(zip(names, combo)) for combo in itertools.product(*(vary[k] for k in names))]
 
 
+def _as_float(p: Mapping[str, Any]) -> dict[str, Any]:
+    """``p`` with eps and delta as floats (validated numbers)."""
+    return {k: float(v) if k in ("eps", "delta") else v for k, v in p.items()}
+
+
 def _validate_point(p: Mapping[str, Any]) -> None:
     for k in ("n", "d"):
         if k in p and (isinstance(p[k], bool) or not isinstance(p[k], (int, np.integer))
@@ -445,6 +450,10 @@ def sweep(algorithm: str, objective: str | tuple[str, Mapping[str, Any]], vary: 
     points = _points(vary)
     for p in points:
         _validate_point({**fixed, **p})
+    # eps = 1 and eps = 1.0 are one point: one seed (a cell's seed hashes its key's JSON)
+    fixed = _as_float(fixed)
+    points = [_as_float(p) for p in points]
+    vary = {k: [_as_float({k: v})[k] for v in vals] for k, vals in vary.items()}
     block = int(block or reps)
     base = {k: v for k, v in fixed.items() if k in _POINT_KEYS}
     params = {k: v for k, v in fixed.items() if k not in _POINT_KEYS}
