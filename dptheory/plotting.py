@@ -28,7 +28,7 @@ from typing import Any, Iterator, Mapping, Sequence
 import numpy as np
 
 __all__ = ["STYLE", "style", "new_axes", "new_figure", "save", "symbol_label", "value_label",
-           "metric_label", "item_label", "mean_interval", "tidy_log_axis", "param_line",
+           "metric_label", "item_label", "mean_interval", "tidy_log_axis", "param_line", "finish",
            "sweep_figure", "regime_map_figure", "rates_figure", "FORMATS"]
 
 #: The house style (rcParams) of every figure dptheory draws: a colour-blind-safe cycle
@@ -301,6 +301,24 @@ def tidy_log_axis(axis: Any, values: Sequence[float] | None = None, *, max_fixed
     # less than one step of 1..9 x 10^k: evenly spaced ticks, three significant digits
     axis.set_major_locator(ticker.MaxNLocator(4))
     axis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: f"{v:.3g}"))
+
+
+def finish(fig: Any, *, title: str = "", params: str = "") -> None:
+    """Finish a multi-panel figure: one legend for all panels (one entry per label, beside
+    them), the title and the parameter line above them. The figure should come from
+    :func:`new_figure` (constrained layout makes room for both)."""
+    unique: dict[str, Any] = {}
+    for ax in fig.axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            unique.setdefault(lab, h)
+        if ax.get_legend():
+            ax.get_legend().remove()
+    with style():
+        if unique:
+            fig.legend(list(unique.values()), list(unique), loc="outside right center")
+        text = "\n".join(t for t in (title, params) if t)
+        if text:
+            fig.suptitle(text, fontsize=8.5)
 
 
 # ----------------------------------------------------------------------------- sweeps
