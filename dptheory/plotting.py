@@ -27,9 +27,15 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["STYLE", "style", "new_axes", "new_figure", "save", "symbol_label", "value_label",
+__all__ = ["COLOURS", "STYLE", "style", "new_axes", "new_figure", "save", "symbol_label", "value_label",
            "metric_label", "item_label", "mean_interval", "tidy_log_axis", "param_line", "finish",
            "sweep_figure", "regime_map_figure", "rates_figure", "FORMATS"]
+
+#: The colour cycle of the house style (Okabe and Ito's colour-blind-safe palette). Name
+#: colours from here rather than as "C0", "C1": those are resolved when the figure is drawn,
+#: which may be outside the style (in a notebook).
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
+           "#000000")
 
 #: The house style (rcParams) of every figure dptheory draws: a colour-blind-safe cycle
 #: (Okabe and Ito), light grid, no top/right spines, small but readable type.
@@ -39,9 +45,7 @@ STYLE: dict[str, Any] = {
     "grid.linewidth": 0.5, "axes.spines.top": False, "axes.spines.right": False,
     "lines.linewidth": 1.4, "lines.markersize": 4.5, "errorbar.capsize": 2.5,
     "legend.frameon": False, "figure.dpi": 120,
-    "axes.prop_cycle": __import__("cycler").cycler(color=[
-        "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
-        "#000000"]),
+    "axes.prop_cycle": __import__("cycler").cycler(color=list(COLOURS)),
 }
 #: The file formats :func:`save` writes, by suffix.
 FORMATS = (".png", ".pdf", ".svg")

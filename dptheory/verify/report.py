@@ -197,16 +197,17 @@ def rate_fig(recipe: Any, verdict: Any, pooled: dict) -> Any:
     ax = axes[0, 0]
     m = np.array(means)
     with P.style():
-        ax.errorbar(xs, m, yerr=[m - np.array(lo), np.array(hi) - m], fmt="o", color="C0",
+        ax.errorbar(xs, m, yerr=[m - np.array(lo), np.array(hi) - m], fmt="o",
+                    color=P.COLOURS[0],
                     label="mean, 95% bootstrap CI")
         pos = m > 0
         if pos.sum() >= 2:
             k, c = np.polyfit(np.log(np.array(xs)[pos]), np.log(m[pos]), 1)
             grid = np.geomspace(min(xs), max(xs), 50)
-            ax.plot(grid, np.exp(c) * grid**k, "--", color="C0", lw=1,
+            ax.plot(grid, np.exp(c) * grid**k, "--", color=P.COLOURS[0], lw=1,
                     label=f"fitted slope {k:.2f}")
         if all(b is not None and b > 0 and math.isfinite(b) for b in bounds):
-            ax.plot(xs, bounds, "-", color="C1", label="the theorem's bound")
+            ax.plot(xs, bounds, "-", color=P.COLOURS[1], label="the theorem's bound")
         if all(t is not None and t > 0 and math.isfinite(t) for t in trivial):
             ax.plot(xs, trivial, ":", color="0.4", label="trivial range (largest possible)")
         exp = verdict.evidence.get("expected_tail", verdict.evidence.get("expected_slope"))
@@ -251,12 +252,13 @@ def sensitivity_figure(verdicts: list, figdir: Path, svg: bool = False) -> str |
     ax = axes[0, 0]
     finite = [r for _, r, _, _ in rows] or [1.0]
     cap = max(1.5, 1.2 * max(finite))
-    colours = {"refuted": "C1", "supported": "C2"}
+    colours = {"refuted": P.COLOURS[1], "supported": P.COLOURS[2]}
     with P.style():
         for i, (rid, ratio, zero, verdict) in enumerate(rows):
             if zero:
-                ax.barh(i, cap, color="white", edgecolor="C1", hatch="//")
-                ax.text(cap, i, " printed bound 0", va="center", fontsize=7, color="C1")
+                ax.barh(i, cap, color="white", edgecolor=P.COLOURS[1], hatch="//")
+                ax.text(cap, i, " printed bound 0", va="center", fontsize=7,
+                        color=P.COLOURS[1])
             else:
                 ax.barh(i, ratio, color=colours.get(verdict, "0.6"))
         ax.axvline(1.0, color="k", lw=1)
@@ -267,9 +269,10 @@ def sensitivity_figure(verdicts: list, figdir: Path, svg: bool = False) -> str |
         ax.set_xlabel("largest observed sensitivity / the lemma's bound")
     P.finish(fig, title="Sensitivity lemmas: measured against the printed bound")
     with P.style():
-        fig.legend(handles=[Patch(color="C2", label="supported"),
+        fig.legend(handles=[Patch(color=P.COLOURS[2], label="supported"),
                             Patch(color="0.6", label="below the 0.5 reach needed"),
-                            Patch(color="C1", label="refuted")], loc="outside right upper")
+                            Patch(color=P.COLOURS[1], label="refuted")],
+                   loc="outside right upper")
     return _savefig(fig, figdir / "sensitivity_ratios", svg)
 
 
@@ -292,9 +295,9 @@ def audit_figure(verdicts: list, figdir: Path, svg: bool = False) -> str | None:
     y = np.arange(len(rows))
     num = lambda x: x if isinstance(x, (int, float)) else np.nan  # noqa: E731
     with P.style():
-        ax.barh(y, [num(r[1]) for r in rows], color="C0",
+        ax.barh(y, [num(r[1]) for r in rows], color=P.COLOURS[0],
                 label=r"$\epsilon$ lower bound (95%)")
-        ax.scatter([num(r[2]) for r in rows], y, color="C1", marker="|", s=200,
+        ax.scatter([num(r[2]) for r in rows], y, color=P.COLOURS[1], marker="|", s=200,
                    label=r"claimed $\epsilon$")
         ax.scatter([num(r[3]) for r in rows], y, color="k", marker="x",
                    label="tight accountant")

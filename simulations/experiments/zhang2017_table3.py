@@ -281,26 +281,26 @@ class Table3(Reproduction):
         ncol = min(4, len(groups))
         nrow = -(-len(groups) // ncol)
         fig, axes = P.new_figure((2.6 * ncol + 1.8, 2.4 * nrow + 0.7), nrow, ncol)
-        for i, (name, mu) in enumerate(groups):
-            ax = axes.flat[i]
-            rows = sorted((r for r in report["rows"] if (r["dataset"], r["mu"]) == (name, mu)),
-                          key=lambda r: r["eps"])
-            eps = [r["eps"] for r in rows]
-            ys_all = []
-            for alg, colour in (("ours", "C0"), ("bassily", "C1")):
-                label = "Algorithm 1" if alg == "ours" else "Bassily et al."
-                for key, style, who in ((f"{alg}_error", "-o", "here"),
-                                        (f"paper_{alg}_error", "--x", "paper")):
-                    ys = [r[key] if r[key] is not None and r[key] > 0 else np.nan for r in rows]
-                    ys_all += ys
-                    ax.plot(eps, ys, style, color=colour, label=f"{label} ({who})")
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            P.tidy_log_axis(ax.xaxis, eps)
-            ax.set_xlabel(P.symbol_label("eps"))
-            ax.set_title(f"{name}, {P.value_label('mu', mu)}")
-            if i % ncol == 0:
-                ax.set_ylabel("excess empirical risk")
+        with P.style():                        # the house style for every panel
+            for i, (name, mu) in enumerate(groups):
+                ax = axes.flat[i]
+                rows = sorted((r for r in report["rows"]
+                               if (r["dataset"], r["mu"]) == (name, mu)), key=lambda r: r["eps"])
+                eps = [r["eps"] for r in rows]
+                for alg, colour in (("ours", P.COLOURS[0]), ("bassily", P.COLOURS[1])):
+                    label = "Algorithm 1" if alg == "ours" else "Bassily et al."
+                    for key, style, who in ((f"{alg}_error", "-o", "here"),
+                                            (f"paper_{alg}_error", "--x", "paper")):
+                        ys = [r[key] if r[key] is not None and r[key] > 0 else np.nan
+                              for r in rows]
+                        ax.plot(eps, ys, style, color=colour, label=f"{label} ({who})")
+                ax.set_xscale("log")
+                ax.set_yscale("log")
+                P.tidy_log_axis(ax.xaxis, eps)
+                ax.set_xlabel(P.symbol_label("eps"))
+                ax.set_title(f"{name}, {P.value_label('mu', mu)}")
+                if i % ncol == 0:
+                    ax.set_ylabel("excess empirical risk")
         for ax in axes.flat[len(groups):]:
             ax.set_visible(False)
         s = report["settings"]
