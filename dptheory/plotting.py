@@ -28,7 +28,7 @@ from typing import Any, Iterator, Mapping, Sequence
 import numpy as np
 
 __all__ = ["COLOURS", "STYLE", "style", "new_axes", "new_figure", "save", "symbol_label", "value_label",
-           "metric_label", "item_label", "mean_interval", "tidy_log_axis", "param_line", "finish",
+           "metric_label", "item_label", "mean_interval", "tidy_log_axis", "param_line", "count", "finish",
            "sweep_figure", "regime_map_figure", "rates_figure", "FORMATS"]
 
 #: The colour cycle of the house style (Okabe and Ito's colour-blind-safe palette). Name
@@ -227,6 +227,17 @@ def param_line(values: Mapping[str, Any], *, lead: Sequence[str] = (), extra: Se
     if line:
         lines.append(line)
     return "\n".join(lines)
+
+
+def count(k: int, noun: str) -> str:
+    """``"1 replicate"``, ``"4 replicates"``.
+
+    Examples
+    --------
+    >>> count(1, "replicate"), count(4, "replicate")
+    ('1 replicate', '4 replicates')
+    """
+    return f"{k} {noun}{'' if k == 1 else 's'}"
 
 
 def _plain(text: str) -> str:

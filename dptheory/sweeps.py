@@ -248,7 +248,7 @@ class SweepResult:
     def param_line(self, shown: Sequence[str] = ()) -> str:
         """The figure's parameter line: the objective's parameters and the fixed values not
         ``shown`` on an axis, replicates, data sets, seed (mathtext symbols)."""
-        from dptheory.plotting import param_line
+        from dptheory.plotting import count, param_line
         st = self.settings
         values: dict[str, Any] = {}
         for k, v in {**st.get("objective_params", {}), **st.get("fixed", {})}.items():
@@ -257,7 +257,7 @@ class SweepResult:
         reps, sets = st.get("reps"), st.get("datasets", 1)
         lead = [f"{st.get('algorithm_title', '')} on {st.get('objective', '')} (synthetic data)"
                 if st.get("objective") else ""]
-        extra = [f"{reps} replicates" + (f" x {sets} data sets" if sets and sets > 1 else "")
+        extra = [count(reps, "replicate") + (f" x {sets} data sets" if sets and sets > 1 else "")
                  if reps else "", f"seed {st['seed']}" if "seed" in st else ""]
         if st.get("calibration", "paper") != "paper":
             extra.append(f"{st['calibration']} calibration")

@@ -152,7 +152,7 @@ def columns(v: Any) -> dict[str, str]:
 def recipe_params(recipe: Any, pooled: dict | None = None) -> str:
     """The parameter line of a recipe's figure: objective (or data) and its parameters, the
     fixed values, replicates and data sets per point."""
-    from dptheory.plotting import param_line
+    from dptheory.plotting import count, param_line
     fixed = dict(recipe.fixed or {})
     values: dict[str, Any] = {}
     for k, v in {**fixed.get("objective_params", {}), **fixed}.items():
@@ -162,8 +162,8 @@ def recipe_params(recipe: Any, pooled: dict | None = None) -> str:
     if fixed.get("family"):
         lead.append(f"{fixed['family']} objective"
                     + (f" on {fixed['data']} data" if fixed.get("data") else ", synthetic data"))
-    extra = [f"{recipe.reps} replicates" + (f" x {recipe.datasets} data sets"
-                                            if recipe.datasets > 1 else "") + " per point"]
+    extra = [count(recipe.reps, "replicate") + (f" x {recipe.datasets} data sets"
+                                                 if recipe.datasets > 1 else "") + " per point"]
     return param_line(values, lead=lead, extra=extra, width=80)
 
 

@@ -306,7 +306,7 @@ class Table3(Reproduction):
         s = report["settings"]
         size = ("full data" if s["subsample"] is None else f"n = {s['subsample']} subsample")
         P.finish(fig, title="zhang2017 Table 3: here (solid) vs the paper (dashed)",
-                 params=P.param_line({"delta": DELTA}, lead=[f"{size}, {s['reps']} replicates"],
+                 params=P.param_line({"delta": DELTA}, lead=[f"{size}, {P.count(s['reps'], 'replicate')}"],
                                      extra=[f"m = {M}", f"seed {s['seed']}"]))
         return P.save(fig, path)
 
