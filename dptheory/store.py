@@ -473,8 +473,8 @@ class Store:
     # -- cells ------------------------------------------------------------------------
     def put(self, run_id: str, key: str, result: Any, *, wall_time: float | None = None,
             status: str = "done", encoded: bool = False) -> None:
-        """Write one cell with the checksum of its result and commit at once. ``encoded``:
-        ``result`` is already JSON text.
+        """Write one cell with its checksum (over run id, key, status and result) and commit
+        at once. ``encoded``: ``result`` is already JSON text.
 
         Writing a cell again replaces it and increments its ``attempts`` count.
         """

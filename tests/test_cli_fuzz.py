@@ -175,7 +175,8 @@ def _report():
     yield
     target = os.environ.get("DPTHEORY_FUZZ_REPORT")
     if target:
-        table = {c: {str(k): v for k, v in sorted(OUTCOMES[c].items(), key=str)} for c in COMMANDS}
+        table = {c: {str(k): v for k, v in sorted(OUTCOMES[c].items(), key=str)}
+                 for c in [*COMMANDS, *sorted(set(OUTCOMES) - set(COMMANDS))]}
         Path(target).write_text(json.dumps({"examples_per_command": EXAMPLES, "outcomes": table},
                                            indent=1))
 

@@ -132,3 +132,25 @@ def test_a_stray_token_in_a_numeric_column_is_an_error(tmp_path, token):
     clean = tmp_path / "clean.csv"
     _write(clean, _table())
     assert json.loads(cli(*RUN, "--data", str(clean), "--json", ok=(0,)).stdout)["d"] == 2
+
+
+# ------------------------------------------------------------------ low: invalid UTF-8
+def test_an_invalid_utf8_bit_flip_damages_one_cell_and_repair_keeps_the_others(tmp_path):
+    # was: every read failed ("Could not decode to UTF-8"), and repair kept 8 of the 17
+    # cells that still verified
+    from dptheory.parallel import run_cells
+    from dptheory.store import Store
+    from tests.verify.cellfuncs import BASE_SEED, draw, sweep_cells
+    db = tmp_path / "results.sqlite"
+    with Store(db) as store:
+        run_cells(draw, sweep_cells(17), store=store, run_id="r", n_jobs=1,
+                  base_seed=BASE_SEED, progress=False)
+    data = bytearray(db.read_bytes())
+    i = data.index(b'"tiny":') + 1
+    data[i] ^= 0x80                           # '"' -> 0xa2, a lone continuation byte
+    db.write_bytes(bytes(data))
+    p = cli("store", "check", str(db))
+    assert "1 finished cells fail their checksum" in p.stderr
+    out = json.loads(cli("store", "repair", str(db), "--json", ok=(0,)).stdout)
+    assert out["cells_kept"] == 16 and out["dropped"] == 1
+    assert "ok (1 runs, 16 cells" in cli("store", "check", str(db), ok=(0,)).stdout
