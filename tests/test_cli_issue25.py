@@ -138,13 +138,9 @@ def test_a_stray_token_in_a_numeric_column_is_an_error(tmp_path, token):
 def test_an_invalid_utf8_bit_flip_damages_one_cell_and_repair_keeps_the_others(tmp_path):
     # was: every read failed ("Could not decode to UTF-8"), and repair kept 8 of the 17
     # cells that still verified
-    from dptheory.parallel import run_cells
-    from dptheory.store import Store
-    from tests.verify.cellfuncs import BASE_SEED, draw, sweep_cells
+    from tests.verify.cellfuncs import stored_sweep
     db = tmp_path / "results.sqlite"
-    with Store(db) as store:
-        run_cells(draw, sweep_cells(17), store=store, run_id="r", n_jobs=1,
-                  base_seed=BASE_SEED, progress=False)
+    stored_sweep(db, 17)
     data = bytearray(db.read_bytes())
     i = data.index(b'"tiny":') + 1
     data[i] ^= 0x80                           # '"' -> 0xa2, a lone continuation byte

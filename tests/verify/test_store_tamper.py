@@ -19,22 +19,16 @@ import sqlite3
 
 import pytest
 
-from dptheory.parallel import run_cells
 from dptheory.store import Store, check, checksum, dumps, repair
 from dptheory.verify.verdict import Finding
-from tests.verify.cellfuncs import BASE_SEED, draw, sweep_cells
+from tests.verify.cellfuncs import exact as _exact
+from tests.verify.cellfuncs import stored_sweep
 
 N_CELLS = 17      # the store of the report had 17 cells
 
 
 def _sweep(db) -> dict:
-    with Store(db) as store:
-        return run_cells(draw, sweep_cells(N_CELLS), store=store, run_id="r", n_jobs=1,
-                         base_seed=BASE_SEED, progress=False)
-
-
-def _exact(results: dict) -> dict:
-    return {k: dumps(v) for k, v in results.items()}
+    return stored_sweep(db, N_CELLS)
 
 
 def _sql(db, statement: str, params=()) -> list:
