@@ -13,9 +13,12 @@ cell's key as ``SeedSequence(base_seed, spawn_key=<sha256 of the key as 32-bit w
 (a stable hash: Python's ``hash()`` is salted per process and must never be used), and
 :func:`seed_cells` adds it to cells that have none.
 
-Local workers (loky processes) watch the process that started the sweep and exit within
-about half a second of its death, so a SIGKILLed ``dptheory verify`` leaves no orphan
-computing on (:func:`_watch_parent`).
+Local workers (loky processes) watch the process that started the sweep from the moment
+they start (loky's initializer) and exit once it is dead, so a SIGKILLed ``dptheory
+verify`` leaves no orphan computing on (:func:`_watch_parent`): a busy worker within 0.1 s
+of the look that sees the death (0.09-0.16 s measured on 2 loaded cores), a worker still
+starting up once it has imported its modules (2.0-2.4 s measured; see
+benchmarks/bench_orphan_exit.py).
 
 Results come back as they would from the store (JSON round-trip: float64 exact, tuples as
 lists, numpy arrays kept as arrays), whether computed now or read from an earlier attempt,
@@ -99,7 +102,7 @@ def _run_one(func: Callable[[dict[str, Any]], Any], cell: Mapping[str, Any],
 
 
 # -- no orphans: a local worker exits when the process that started the sweep dies ---------
-_WATCH_INTERVAL = 0.5      # seconds between two looks at the parent
+_WATCH_INTERVAL = 0.1      # seconds between two looks at the parent
 _watching: int | None = None
 
 
@@ -145,10 +148,13 @@ def _serial(func: Callable, todo: Sequence[tuple[dict, str]]) -> Iterator[tuple]
 
 
 def _joblib(func: Callable, todo: Sequence[tuple[dict, str]], n_jobs: int) -> Iterator[tuple]:
-    from joblib import Parallel, delayed
-    parallel = Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")
+    from joblib import Parallel, delayed, parallel_config
     parent = os.getpid()
-    gen = parallel(delayed(_run_in_worker)(parent, func, cell, key) for cell, key in todo)
+    # the watch starts when a worker starts (loky's initializer), not at its first task: a
+    # worker still waiting for work when the parent is killed exits too
+    with parallel_config(backend="loky", initializer=_watch_parent, initargs=(parent,)):
+        parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+        gen = parallel(delayed(_run_in_worker)(parent, func, cell, key) for cell, key in todo)
     try:
         yield from gen
     finally:

@@ -16,11 +16,18 @@ Several processes may write to the same file at once: the database is in WAL mod
 connection waits on a busy timeout, and every write transaction (``BEGIN IMMEDIATE``) is
 retried with back-off while the database is locked.
 
-Nothing read is trusted blindly. Each cell carries the SHA-256 of its result text, checked
-on every read: a cell whose text does not match (or that has no checksum, written by an
-older version) counts as not finished, so it is recomputed, and the event is recorded in
-the ``events`` table (:meth:`Store.events`). Opening a file runs ``PRAGMA
-integrity_check``. A file that is damaged, not a database, read-only, or on a full disk
+Nothing read is trusted blindly. Each cell carries a SHA-256 that covers every field a
+verdict depends on: the run id, the cell key (recipe, point, seed, ...), the status and the
+result text (:func:`checksum`), checked on every read. So an edited result, a bit flip, a
+truncated text, and two rows whose (result, checksum) pairs were swapped all fail it. A cell
+that fails (or that has no checksum or only the result-only checksum of older versions)
+counts as not finished, so it is recomputed, and the event is recorded in the ``events``
+table (:meth:`Store.events`). Text that is not valid UTF-8 is read byte for byte
+(``surrogateescape``), so it fails its own cell's checksum without making the others
+unreadable. Findings rows carry the same kind of checksum over all their columns; one that
+fails is left out of :meth:`Store.findings` and reported, never shown. The checksum detects
+corruption and mix-ups, not a forger who recomputes it: it is not keyed. Opening a file
+runs ``PRAGMA integrity_check``. A file that is damaged, not a database, read-only, or on a full disk
 raises :class:`~dptheory.errors.StoreError` with one line naming the file and the remedy:
 ``dptheory store check FILE`` says what is wrong, ``dptheory store repair FILE`` moves the
 damaged file aside and keeps every cell that still verifies (:func:`repair`).
@@ -76,7 +83,8 @@ CREATE TABLE IF NOT EXISTS findings (
     evidence  TEXT NOT NULL,
     reproduce TEXT NOT NULL DEFAULT '',
     created   TEXT NOT NULL,
-    grading   TEXT NOT NULL DEFAULT '{}'
+    grading   TEXT NOT NULL DEFAULT '{}',
+    checksum  TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
     id       INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -90,7 +98,12 @@ CREATE TABLE IF NOT EXISTS events (
 
 # Columns added after the first release: (table, column, declaration) added to older files.
 _MIGRATIONS = (("cells", "checksum", "TEXT"),
-               ("findings", "grading", "TEXT NOT NULL DEFAULT '{}'"))
+               ("findings", "grading", "TEXT NOT NULL DEFAULT '{}'"),
+               ("findings", "checksum", "TEXT"))
+
+# The columns of a findings row that its checksum covers, in this order.
+_FINDING_FIELDS = ("run_id", "item", "check_id", "summary", "evidence", "reproduce", "created",
+                   "grading")
 
 RUN_STATUSES = ("running", "done", "failed", "interrupted")
 CELL_STATUSES = ("done", "error")
@@ -170,9 +183,43 @@ def cell_key(cell: Mapping[str, Any]) -> str:
         raise ValueError(f"cell parameters must be JSON values: {exc}") from None
 
 
-def checksum(text: str) -> str:
-    """SHA-256 (hex) of a cell's result text, stored beside it and checked on read."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def _raw(text: str) -> bytes:
+    """The bytes of stored text as they are in the file (undecodable bytes were kept as
+    surrogates by :func:`_decode`)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _decode(raw: bytes) -> str:
+    """SQLite text to ``str`` without ever failing: invalid UTF-8 (a flipped bit) becomes
+    surrogates, so the damage stays in its row, where the checksum catches it."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _printable(text: Any) -> Any:
+    """``text`` with undecodable bytes replaced, so that it can be written back (events)."""
+    return _raw(text).decode("utf-8", "replace") if isinstance(text, str) else text
+
+
+def checksum(*fields: str | None) -> str:
+    """SHA-256 (hex) of a sequence of stored fields, stored beside them and checked on read.
+
+    A cell's checksum covers ``(run_id, key, status, result)``, a finding's all its columns.
+    Each field is framed by its length (and ``None`` by its own tag), so no two different
+    sequences share an input: moving text from one field or row to another changes the sum.
+    """
+    h = hashlib.sha256(b"dptheory-store-v2")
+    for f in fields:
+        if f is None:
+            h.update(b"N")
+        else:
+            raw = _raw(f)
+            h.update(b"S%d:" % len(raw) + raw)
+    return h.hexdigest()
+
+
+def _legacy_checksum(text: str) -> str:
+    """The checksum of stores written before it covered the cell key: the result text's."""
+    return hashlib.sha256(_raw(text)).hexdigest()
 
 
 def _now() -> str:
@@ -226,6 +273,7 @@ class Store:
                                            isolation_level=None, check_same_thread=False)
             except sqlite3.Error as exc:
                 raise self._error(exc) from None
+            conn.text_factory = _decode      # a bad byte damages its row, not the store
             self._conn = conn
             try:
                 if not self.read_only:
@@ -417,7 +465,11 @@ class Store:
 
     @staticmethod
     def _run_dict(row: tuple) -> dict[str, Any]:
-        return {"id": row[0], "created": row[1], "command": row[2], "config": loads(row[3]),
+        try:    # a run's configuration is a record for people; no verdict reads it
+            config = loads(row[3])
+        except (TypeError, ValueError):
+            config = {"unreadable": _printable(str(row[3]))}
+        return {"id": row[0], "created": row[1], "command": row[2], "config": config,
                 "status": row[4]}
 
     def _require_run(self, run_id: str) -> None:
@@ -427,8 +479,8 @@ class Store:
     # -- cells ------------------------------------------------------------------------
     def put(self, run_id: str, key: str, result: Any, *, wall_time: float | None = None,
             status: str = "done", encoded: bool = False) -> None:
-        """Write one cell with the checksum of its result and commit at once. ``encoded``:
-        ``result`` is already JSON text.
+        """Write one cell with its checksum (over run id, key, status and result) and commit
+        at once. ``encoded``: ``result`` is already JSON text.
 
         Writing a cell again replaces it and increments its ``attempts`` count.
         """
@@ -441,12 +493,12 @@ class Store:
             "status=excluded.status, result=excluded.result, wall_time=excluded.wall_time, "
             "finished=excluded.finished, attempts=cells.attempts + 1, "
             "checksum=excluded.checksum",
-            (run_id, key, status, text, wall_time, _now(), checksum(text))))
+            (run_id, key, status, text, wall_time, _now(), checksum(run_id, key, status, text))))
 
     def _done_rows(self, run_id: str, key: str | None = None) -> list[tuple[str, str]]:
-        """``(key, result text)`` of the finished cells whose text matches its checksum, in
-        key order; the others are reported (:meth:`events`) and left out, so they count as
-        not finished and are recomputed."""
+        """``(key, result text)`` of the finished cells that pass their checksum, in key
+        order; the others are reported (:meth:`events`) and left out, so they count as not
+        finished and are recomputed."""
         digest = "checksum" if "checksum" in self._columns("cells") else "NULL"
         sql = f"SELECT key, result, {digest} FROM cells WHERE run_id=? AND status='done'"
         params: tuple = (run_id,)
@@ -455,22 +507,22 @@ class Store:
             params += (key,)
         good, bad = [], []
         for k, text, stored in self._read(sql + " ORDER BY key", params):
-            if isinstance(text, str) and stored is not None and checksum(text) == stored:
+            problem = _cell_problem(run_id, k, "done", text, stored)
+            if problem is None:
                 good.append((k, text))
             else:
-                bad.append((k, "no-checksum" if stored is None else "checksum-mismatch"))
+                bad.append((k, problem))
         if bad:
             self._report(run_id, bad)
         return good
 
-    def _report(self, run_id: str, bad: list[tuple[str, str]]) -> None:
+    def _report(self, run_id: str | None, bad: list[tuple[str, str]]) -> None:
         new = [(k, kind) for k, kind in bad if (run_id, k) not in self._reported]
         if not new:
             return
         self._reported.update((run_id, k) for k, _ in new)
-        details = {"checksum-mismatch": "stored result does not match its checksum; recomputed",
-                   "no-checksum": "stored result has no checksum (older store); recomputed"}
-        rows = [(run_id, k, kind, details[kind], _now()) for k, kind in new]
+        rows = [(_printable(run_id), _printable(k), kind, _EVENT_DETAILS[kind], _now())
+                for k, kind in new]
         self.integrity_events.extend({"run_id": r, "key": k, "kind": kind, "detail": dt}
                                      for r, k, kind, dt, _ in rows)
         if not self.read_only:
@@ -479,8 +531,8 @@ class Store:
                 rows))
 
     def events(self, run_id: str | None = None) -> list[dict[str, Any]]:
-        """Integrity events (cells whose stored result failed its checksum and were
-        recomputed), oldest first."""
+        """Integrity events, oldest first: cells whose stored result failed its checksum
+        (recomputed), findings rows that failed theirs (left out), repairs."""
         if "kind" not in self._columns("events"):
             return list(self.integrity_events)
         sql = "SELECT run_id, key, kind, detail, created FROM events"
@@ -527,46 +579,90 @@ class Store:
 
     # -- findings ---------------------------------------------------------------------
     def add_finding(self, finding: Finding, run_id: str | None = None) -> int:
-        """Store a finding (optionally tied to a run); returns its row id."""
+        """Store a finding (optionally tied to a run) with the checksum of its row; returns
+        its row id. Rows of the same run, item and check that fail their checksum (damaged,
+        or written by an older version without one) are replaced."""
         if not isinstance(finding, Finding):
             raise ValueError(f"finding must be a Finding, got {type(finding).__name__}")
+        values = (run_id, finding.id, finding.check, finding.summary,
+                  dumps(finding.evidence, strict=False), finding.reproduce, _now(),
+                  dumps({"severity": finding.severity, "consequence": finding.consequence,
+                         "root": finding.root, "provenance": finding.provenance,
+                         "also": list(finding.also)}, strict=False))
 
         def tx(c: sqlite3.Connection) -> int:
+            stale = [row[0] for row in c.execute(
+                f"SELECT id, {', '.join(_FINDING_FIELDS)}, checksum FROM findings "
+                "WHERE run_id IS ? AND item=? AND check_id=?", values[:3])
+                if row[-1] != checksum(*row[1:-1])]
+            c.executemany("DELETE FROM findings WHERE id=?", [(i,) for i in stale])
             cur = c.execute(
-                "INSERT INTO findings (run_id, item, check_id, summary, evidence, reproduce, "
-                "created, grading) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (run_id, finding.id, finding.check, finding.summary,
-                 dumps(finding.evidence, strict=False), finding.reproduce, _now(),
-                 dumps({"severity": finding.severity, "consequence": finding.consequence,
-                        "root": finding.root, "provenance": finding.provenance,
-                        "also": list(finding.also)}, strict=False)))
+                f"INSERT INTO findings ({', '.join(_FINDING_FIELDS)}, checksum) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, checksum(*values)))
             return int(cur.lastrowid)
         return self._write(tx)
 
-    def findings(self, run_id: str | None = None) -> list[dict[str, Any]]:
-        """Findings of all runs (or of one), oldest first: ``Finding.as_dict()`` plus
-        ``run_id`` and ``created``. Findings stored before they were graded (a file of the
-        first release, opened read-only so not migrated) are left out."""
-        if "grading" not in self._columns("findings"):
-            return []
-        sql = ("SELECT run_id, item, check_id, summary, evidence, reproduce, created, grading "
-               "FROM findings")
+    def _finding_rows(self, run_id: str | None = None) -> list[tuple]:
+        """The findings rows (columns :data:`_FINDING_FIELDS`) that pass their checksum,
+        oldest first; the others are reported (:meth:`events`) and left out."""
+        have = self._columns("findings")
+        if "grading" not in have:       # first release: no grading, no checksum
+            fields = ", ".join(f if f != "grading" else "NULL" for f in _FINDING_FIELDS)
+        else:
+            fields = ", ".join(_FINDING_FIELDS)
+        digest = "checksum" if "checksum" in have else "NULL"
+        sql = f"SELECT id, {fields}, {digest} FROM findings"
         params: tuple = ()
         if run_id is not None:
             sql += " WHERE run_id=?"
             params = (run_id,)
-        rows = self._read(sql + " ORDER BY id", params)
+        good, bad = [], []
+        for row_id, *fields_, stored in self._read(sql + " ORDER BY id", params):
+            if stored is not None and stored == checksum(*fields_):
+                good.append(tuple(fields_))
+            else:
+                kind = "finding-no-checksum" if stored is None else "finding-checksum-mismatch"
+                bad.append((fields_[0], f"findings row {row_id}", kind))
+        for rid, where, kind in bad:
+            self._report(rid, [(where, kind)])
+        return good
+
+    def findings(self, run_id: str | None = None) -> list[dict[str, Any]]:
+        """Findings of all runs (or of one), oldest first: ``Finding.as_dict()`` plus
+        ``run_id`` and ``created``. Only rows that pass their checksum are returned; the
+        others (edited, damaged, or stored by an older version without a checksum) are
+        reported as events (:meth:`events`, and ``integrity_events`` on a read-only
+        store); ``dptheory verify`` stores them again."""
         out = []
-        for rid, item, check, summary, ev, rep, created, grading in rows:
+        for rid, item, check, summary, ev, rep, created, grading in self._finding_rows(run_id):
             g = loads(grading) or {}
-            if g.get("severity") is None:       # stored before findings were graded
-                continue
             out.append(Finding(item, check, summary, loads(ev), rep, g["severity"],
                                g.get("consequence", ""), g.get("root", ""),
                                g.get("provenance", "printed"), tuple(g.get("also", ())))
                        .as_dict() | {"run_id": rid, "created": created})
         return out
 
+
+def _cell_problem(run_id: str, key: str, status: str, text: Any, stored: Any) -> str | None:
+    """None when a cell row passes its checksum, else the kind of event it is."""
+    if not isinstance(text, str) or not isinstance(stored, str):
+        return "no-checksum" if stored is None else "checksum-mismatch"
+    if stored == checksum(run_id, key, status, text):
+        return None
+    if stored == _legacy_checksum(text):
+        return "old-checksum"
+    return "checksum-mismatch"
+
+
+_EVENT_DETAILS = {
+    "checksum-mismatch": "stored result does not match its checksum; recomputed",
+    "no-checksum": "stored result has no checksum (older store); recomputed",
+    "old-checksum": "stored result has the older checksum, which did not cover the cell "
+                    "key; recomputed",
+    "finding-checksum-mismatch": "stored finding does not match its checksum; left out",
+    "finding-no-checksum": "stored finding has no checksum (older store); left out until "
+                           "`dptheory verify` stores it again",
+}
 
 
 # ---------------------------------------------------------------------------- check / repair
@@ -577,11 +673,12 @@ def _companions(path: Path) -> list[Path]:
 
 def check(path: str | os.PathLike[str]) -> dict[str, Any]:
     """What is wrong with a store file, read-only: ``{"path", "ok", "problem", "runs",
-    "cells", "bad_cells", "events"}``. ``problem`` is None for a sound file; ``bad_cells``
-    lists the finished cells whose result fails its checksum (or has none)."""
+    "cells", "bad_cells", "bad_findings", "events"}``. ``problem`` is None for a sound file;
+    ``bad_cells`` lists the finished cells that fail their checksum (or have none),
+    ``bad_findings`` the findings rows that do."""
     path = Path(path)
     out: dict[str, Any] = {"path": str(path), "ok": False, "problem": None, "runs": 0,
-                           "cells": 0, "bad_cells": [], "events": 0}
+                           "cells": 0, "bad_cells": [], "bad_findings": [], "events": 0}
     try:
         store = Store(path, read_only=True)
     except StoreError as exc:
@@ -594,35 +691,51 @@ def check(path: str | os.PathLike[str]) -> dict[str, Any]:
             for run in runs:
                 out["cells"] += sum(run["cells"].values())
                 store._done_rows(run["id"])
-            out["bad_cells"] = [{"run_id": e["run_id"], "key": e["key"], "kind": e["kind"]}
-                                for e in store.integrity_events]
+            store._finding_rows()
+            bad = [{"run_id": e["run_id"], "key": e["key"], "kind": e["kind"]}
+                   for e in store.integrity_events]
+            out["bad_cells"] = [b for b in bad if not b["kind"].startswith("finding-")]
+            out["bad_findings"] = [b for b in bad if b["kind"].startswith("finding-")]
             out["events"] = len(store.events())
         except StoreError as exc:
             out["problem"] = str(exc)
             return out
-    out["ok"] = not out["bad_cells"]
+    out["ok"] = not out["bad_cells"] and not out["bad_findings"]
+    problems = []
     if out["bad_cells"]:
-        out["problem"] = (f"{len(out['bad_cells'])} finished cells fail their checksum; they "
-                          "are recomputed on the next run (or dropped by `dptheory store repair`)")
+        problems.append(f"{len(out['bad_cells'])} finished cells fail their checksum; they "
+                        "are recomputed on the next run (or dropped by `dptheory store repair`)")
+    if out["bad_findings"]:
+        problems.append(f"{len(out['bad_findings'])} findings rows fail their checksum; they "
+                        "are not shown, and `dptheory verify` stores them again")
+    if problems:
+        out["problem"] = "; ".join(problems)
     return out
 
 
-def _salvage(source: Path) -> tuple[list[tuple], list[tuple], list[tuple]]:
-    """Runs, verified cells and findings that can still be read from ``source``."""
+def _salvage(source: Path) -> tuple[list[tuple], list[tuple], list[tuple], int]:
+    """Runs, cells that pass their checksum, findings that pass theirs, all read from
+    ``source`` row by row, and the number of cell and findings rows left behind."""
     runs: list[tuple] = []
     cells: list[tuple] = []
     findings: list[tuple] = []
+    dropped = 0
     try:
         conn = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error:
-        return runs, cells, findings
+        return runs, cells, findings, dropped
+    conn.text_factory = _decode        # an undecodable row is dropped, not the rest
     try:
         queries = {
             "runs": "SELECT id, created, command, config, status FROM runs",
             "cells": "SELECT run_id, key, status, result, wall_time, finished, attempts, "
                      "checksum FROM cells WHERE status='done'",
-            "findings": "SELECT run_id, item, check_id, summary, evidence, reproduce, created, "
-                        "grading FROM findings",
+            "findings": f"SELECT {', '.join(_FINDING_FIELDS)}, checksum FROM findings",
+        }
+        keep = {
+            "runs": lambda row: True,
+            "cells": lambda row: _cell_problem(row[0], row[1], row[2], row[3], row[7]) is None,
+            "findings": lambda row: row[-1] is not None and row[-1] == checksum(*row[:-1]),
         }
         for name, sql in queries.items():
             target = {"runs": runs, "cells": cells, "findings": findings}[name]
@@ -632,20 +745,24 @@ def _salvage(source: Path) -> tuple[list[tuple], list[tuple], list[tuple]]:
                     row = cursor.fetchone()
                     if row is None:
                         break
-                    if name != "cells" or (isinstance(row[3], str) and row[7] == checksum(row[3])):
-                        target.append(row)
+                    if keep[name](row):
+                        target.append(tuple(_printable(v) for v in row))
+                    elif name != "runs":
+                        dropped += 1
             except sqlite3.Error:
                 continue
     finally:
         conn.close()
-    return runs, cells, findings
+    return runs, cells, findings, dropped
 
 
 def repair(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Move a store aside (``FILE.damaged-<UTC time>``, with its WAL files) and write a new
-    one at ``path`` holding every run, every finished cell whose result still matches its
-    checksum, and every finding that can be read. Cells left behind are recomputed by the
-    next run. Returns ``{"path", "moved_to", "runs", "cells_kept", "findings"}``."""
+    one at ``path`` holding every run, every finished cell and every finding that still
+    passes its checksum. Cells left behind are recomputed by the next run, findings stored
+    again by the next ``dptheory verify``. Returns ``{"path", "moved_to", "runs",
+    "cells_kept", "findings", "dropped"}`` (``dropped``: readable cell and findings rows
+    that failed their checksum)."""
     path = Path(path)
     if not path.is_file():
         raise StoreError(f"store {path} does not exist (nothing to repair)")
@@ -658,18 +775,20 @@ def repair(path: str | os.PathLike[str]) -> dict[str, Any]:
     except OSError as exc:
         raise StoreError(f"cannot move store {path} aside ({exc.strerror}); check the folder "
                          "is writable") from None
-    runs, cells, findings = _salvage(aside)
+    runs, cells, findings, dropped = _salvage(aside)
     with Store(path) as fresh:
         def tx(c: sqlite3.Connection) -> None:
             c.executemany("INSERT OR IGNORE INTO runs (id, created, command, config, status) "
                           "VALUES (?, ?, ?, ?, ?)", runs)
             c.executemany("INSERT OR IGNORE INTO cells (run_id, key, status, result, wall_time, "
                           "finished, attempts, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", cells)
-            c.executemany("INSERT INTO findings (run_id, item, check_id, summary, evidence, "
-                          "reproduce, created, grading) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", findings)
+            c.executemany(f"INSERT INTO findings ({', '.join(_FINDING_FIELDS)}, checksum) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", findings)
             c.execute("INSERT INTO events (run_id, key, kind, detail, created) "
                       "VALUES (NULL, NULL, 'repair', ?, ?)",
-                      (f"moved the damaged file to {aside.name}; kept {len(cells)} cells", _now()))
+                      (f"moved the damaged file to {aside.name}; kept {len(cells)} cells and "
+                       f"{len(findings)} findings; dropped {dropped} rows that failed their "
+                       "checksum", _now()))
         fresh._write(tx)
     return {"path": str(path), "moved_to": str(aside), "runs": len(runs),
-            "cells_kept": len(cells), "findings": len(findings)}
+            "cells_kept": len(cells), "findings": len(findings), "dropped": dropped}

@@ -175,7 +175,8 @@ def _report():
     yield
     target = os.environ.get("DPTHEORY_FUZZ_REPORT")
     if target:
-        table = {c: {str(k): v for k, v in sorted(OUTCOMES[c].items(), key=str)} for c in COMMANDS}
+        table = {c: {str(k): v for k, v in sorted(OUTCOMES[c].items(), key=str)}
+                 for c in [*COMMANDS, *sorted(set(OUTCOMES) - set(COMMANDS))]}
         Path(target).write_text(json.dumps({"examples_per_command": EXAMPLES, "outcomes": table},
                                            indent=1))
 
@@ -211,5 +212,129 @@ def test_fuzz_command(command, tmp_path, monkeypatch, capsys):
         code, out, err = run_cli(argv, capsys)
         OUTCOMES[command][code] += 1
         check_outcome(argv, code, out, err)
+
+    one()
+
+
+# ------------------------------------------------------------------ hostile data files (issue 25)
+# A data file that cannot be read (a FIFO, a truncated .gz or .zip, a cell over the csv
+# limit, bytes that are not text) is one line and exit 2, at once; a stray token in a column
+# of numbers is refused unless the column is --categorical, so exit 0 always has the clean
+# file's dimension (d = 2) or the one --categorical asks for.
+DATA_CALL_LIMIT = 60.0       # seconds per call; a FIFO read would block forever
+STRAY_TOKENS = ["abc", "inf", "-inf", "1e999", "-1e999", "Infinity", "0x1p3", "1,5", "∞", "💥",
+                "1e-999", "nan", "", "?", "1_000"]
+
+
+def _data_rows(n: int = 60) -> list[str]:
+    # two features in [0, 1) and a label: a fixed, clean table
+    return [f"{(i * 37 % 100) / 100},{(i * 53 % 100) / 100},{i % 2}" for i in range(n)]
+
+
+@st.composite
+def data_files(draw) -> tuple[str, dict]:
+    """(kind, parameters) of a hostile or clean data file."""
+    kind = draw(st.sampled_from(["clean", "stray", "huge-cell", "truncated-gz", "truncated-zip",
+                                 "fifo", "binary", "open-quote", "nul", "ragged"]))
+    params = {"row": draw(st.integers(0, 59)), "col": draw(st.integers(0, 1)),
+              "token": draw(st.one_of(st.sampled_from(STRAY_TOKENS), st.text(max_size=6))),
+              "cut": draw(st.floats(0.05, 0.95)), "size": draw(st.sampled_from(
+                  [131073, 200_000, 1_000_000])), "seed": draw(st.integers(0, 2 ** 16))}
+    return kind, params
+
+
+def _write_data(folder: Path, kind: str, p: dict) -> Path:
+    import gzip
+    import random
+    import zipfile
+    rows = _data_rows()
+    header = "x1,x2,y\n"
+    if kind == "stray":
+        cells = rows[p["row"]].split(",")
+        cells[p["col"]] = p["token"].replace(",", ";").replace("\n", " ").replace("\r", " ")
+        rows[p["row"]] = ",".join(cells)
+    elif kind == "huge-cell":
+        cells = rows[p["row"]].split(",")
+        cells[p["col"]] = "9" * p["size"]
+        rows[p["row"]] = ",".join(cells)
+    elif kind == "open-quote":
+        rows[p["row"]] = '"' + rows[p["row"]]
+    elif kind == "nul":
+        rows[p["row"]] = rows[p["row"]].replace(",", ",\x00", 1)
+    elif kind == "ragged":
+        rows[p["row"]] += ",1"
+    text = (header + "\n".join(rows) + "\n").encode()
+    if kind == "fifo":
+        path = folder / "data.csv"
+        os.mkfifo(path)
+    elif kind == "truncated-gz":
+        path = folder / "data.csv.gz"
+        blob = gzip.compress(text)
+        path.write_bytes(blob[:max(1, int(len(blob) * p["cut"]))])
+    elif kind == "truncated-zip":
+        path = folder / "data.zip"
+        zipped = folder / "whole.zip"
+        with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr("data.csv", text)
+        blob = zipped.read_bytes()
+        path.write_bytes(blob[:max(1, int(len(blob) * p["cut"]))])
+    elif kind == "binary":
+        path = folder / "data.csv"
+        path.write_bytes(random.Random(p["seed"]).randbytes(2000))
+    else:
+        path = folder / "data.csv"
+        path.write_bytes(text)
+    return path
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _call_with_limit(argv: list[str], capsys, seconds: float) -> tuple[int, str, str]:
+    """:func:`run_cli` under a wall-clock limit (SIGALRM): a hang fails the test."""
+    import signal
+
+    def alarm(signum, frame):
+        raise _Timeout(f"{argv!r} took over {seconds:g} s")
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return run_cli(argv, capsys)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+def test_fuzz_data_files(tmp_path, capsys):
+    @settings(max_examples=max(EXAMPLES, 10), derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(data_files(), st.booleans())
+    def one(case: tuple[str, dict], categorical: bool) -> None:
+        kind, params = case
+        folder = Path(tmp_path) / f"case{len(list(Path(tmp_path).iterdir()))}"
+        folder.mkdir()
+        path = _write_data(folder, kind, params)
+        argv = ["run", "zhang2017.alg1", "--objective", "logistic-ridge", "--data", str(path),
+                "--target", "y", "--eps", "1", "--delta", "1e-5", "--reps", "1",
+                "--max-steps", "300", "--json"]
+        if categorical:
+            argv += ["--categorical", "x2"]
+        code, out, err = _call_with_limit(argv, capsys, DATA_CALL_LIMIT)
+        OUTCOMES["run --data"][code] += 1
+        check_outcome(argv, code, out, err)
+        if kind in ("fifo", "huge-cell", "truncated-gz", "truncated-zip", "binary", "open-quote",
+                    "ragged"):      # (a NUL byte is a character of a cell: a stray token)
+            assert code == 2, f"{kind}: exit {code} for {argv!r}"
+            assert str(path) in err or path.name in err, f"the file is not named: {err!r}"
+        if code == 0:        # the dimension is the clean file's, or what --categorical asks
+            d = json.loads(out)["d"]
+            assert d > 2 if categorical else d == 2, f"{kind} {params}: d = {d}"
+        column = ("x1", "x2")[params["col"]]
+        if kind == "stray" and params["token"] in STRAY_TOKENS[:10] and not (
+                categorical and column == "x2"):
+            # a token that is no finite number, in a numeric column: its line and column
+            assert code == 2 and "line" in err and repr(column) in err, err
 
     one()

@@ -55,9 +55,9 @@ def register(sub: Any) -> None:
     p.add_argument("--only", nargs="*", metavar="ID", help="item ids or check ids to run")
     p.add_argument("--no-checks", action="store_true",
                    help="symbolic findings only (skip property checks)")
-    p.add_argument("--store", default="dptheory-report/results.sqlite",
+    p.add_argument("--store", default=None,
                    help="results store of `dptheory verify` runs whose findings to include "
-                        "(default dptheory-report/results.sqlite, if it exists)")
+                        "(must exist; default dptheory-report/results.sqlite, if it exists)")
 
 
 # -- list / show ------------------------------------------------------------------------
@@ -327,6 +327,30 @@ def cmd_table(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 # -- findings ----------------------------------------------------------------------------
+DEFAULT_STORE = "dptheory-report/results.sqlite"
+
+
+def _stored_findings(path: str | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
+                                                 str | None]:
+    """(findings rows that pass their checksum, integrity events of those that do not, the
+    path read) of the store ``path``; a path given that does not exist is a usage error, the default
+    store is optional."""
+    from pathlib import Path
+
+    from dptheory.store import Store
+    if path is None:
+        if not Path(DEFAULT_STORE).exists():
+            return [], [], None
+        path = DEFAULT_STORE
+    elif not Path(path).exists():
+        raise UsageError(f"--store {path} does not exist; give the results.sqlite of a "
+                         "`dptheory verify` run, or leave --store out")
+    with Store(path, read_only=True) as store:   # only reads: a read-only file is fine
+        rows = store.findings()
+        bad = [e for e in store.integrity_events if e["kind"].startswith("finding-")]
+    return rows, bad, path
+
+
 def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
     """Findings: refuted claims of the papers, graded and merged by root cause (plus, with
     ``--all``, refutations of dptheory's own corrected/reconstructed items and the notes of
@@ -337,27 +361,28 @@ def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
     from dptheory.verify.findings import collect
     from dptheory.verify.verdict import Finding
 
+    # the store is opened and read before the checks run: a bad path fails at once
+    stored, unverified, store_path = _stored_findings(args.store)
     paper, own, notes = collect(only=args.only, run_checks=not args.no_checks)
     raw = paper + own
-    if Path(args.store).exists():
-        from dptheory.store import Store
+    if stored:
         seen = {(f.id, f.check) for f in raw} | {(a.split(":", 1)[0], a) for f in raw
                                                    for a in f.also}
-        with Store(args.store, read_only=True) as store:   # only reads: a read-only file is fine
-            for row in store.findings():
-                key = (row["id"], row["check"])
-                if key in seen or (args.only and row["id"] not in args.only
-                                   and row["check"] not in args.only):
-                    continue
-                seen.add(key)
-                raw.append(Finding(row["id"], row["check"], row["summary"], row["evidence"],
-                                   row["reproduce"], row["severity"], row["consequence"],
-                                   row["root"] if row["root"] != f"{row['id']}:{row['check']}"
-                                   else "", row["provenance"]))
+        for row in stored:
+            key = (row["id"], row["check"])
+            if key in seen or (args.only and row["id"] not in args.only
+                               and row["check"] not in args.only):
+                continue
+            seen.add(key)
+            raw.append(Finding(row["id"], row["check"], row["summary"], row["evidence"],
+                               row["reproduce"], row["severity"], row["consequence"],
+                               row["root"] if row["root"] != f"{row['id']}:{row['check']}"
+                               else "", row["provenance"]))
         paper, own = split_findings(raw)
     data = {"findings": [f.as_dict() for f in paper],
             "own_items": [f.as_dict() for f in own] if args.all else len(own),
-            "notes": notes if args.all else len(notes)}
+            "notes": notes if args.all else len(notes),
+            "unverified_stored_findings": unverified}
     lines = []
     for f in paper:
         summary = f.summary[len(f.id) + 2:] if f.summary.startswith(f"{f.id}: ") else f.summary
@@ -369,6 +394,10 @@ def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
         if f.reproduce:
             lines.append(f"    reproduce: {f.reproduce}")
     lines.append(f"\n{len(paper)} findings of the papers" if paper else "no findings")
+    if unverified:
+        lines.append(f"{len(unverified)} stored findings fail their checksum and are left out "
+                     f"(`dptheory store check {store_path}`; `dptheory verify` stores them "
+                     "again)")
     if args.all:
         if own:
             lines.append("\nRefutations of dptheory's own corrected/reconstructed items "

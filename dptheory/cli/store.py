@@ -1,9 +1,10 @@
 """``dptheory store check|repair FILE``: diagnose and recover a results store.
 
 ``check`` opens the file read-only, runs SQLite's integrity check and verifies every
-finished cell's checksum; it exits 0 when the store is sound and 2 (one line) when not.
-``repair`` moves the file aside (``FILE.damaged-<time>``) and writes a new store with every
-cell that still verifies; the next ``dptheory verify`` recomputes the rest.
+finished cell's and every finding's checksum; it exits 0 when the store is sound and 2 (one
+line) when not. ``repair`` moves the file aside (``FILE.damaged-<time>``) and writes a new
+store with every cell and finding that still verifies; the next ``dptheory verify``
+recomputes the rest.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ def cmd_store(args: argparse.Namespace) -> tuple[Any, str]:
     if args.action == "repair":
         out = repair(args.file)
         return out, (f"moved {out['path']} to {out['moved_to']}; new store keeps {out['cells_kept']} "
-                     f"verified cells of {out['runs']} runs and {out['findings']} findings "
-                     "(the next run recomputes the rest)")
+                     f"verified cells of {out['runs']} runs and {out['findings']} verified "
+                     f"findings, drops {out['dropped']} rows that fail their checksum (the next "
+                     "run recomputes the rest)")
     out = check(args.file)
     if out["ok"]:
         return out, (f"{out['path']}: ok ({out['runs']} runs, {out['cells']} cells, every "

@@ -68,9 +68,15 @@ def cmd_verify(args: argparse.Namespace) -> tuple[Any, str]:
         lines.append("findings (one per root cause):")
         lines += [f"  [{f.severity}] {f.id} ({f.check})" for f in result.findings]
         lines.append("")
-    if events:
-        lines.append(f"store: {len(events)} stored cells failed their checksum and were "
-                     f"recomputed (details: dptheory store check {result.out / 'results.sqlite'})")
+    cells = [e for e in events if not e["kind"].startswith("finding-")]
+    found = [e for e in events if e["kind"].startswith("finding-")]
+    where = f"(details: dptheory store check {result.out / 'results.sqlite'})"
+    if cells:
+        lines.append(f"store: {len(cells)} stored cells failed their checksum (or had none, or "
+                     f"the older one without the cell key) and were recomputed {where}")
+    if found:
+        lines.append(f"store: {len(found)} stored findings failed their checksum (or had "
+                     f"none) and were left out; this run stored its own {where}")
     lines.append(", ".join(f"{k}: {c}" for k, c in sorted(counts.items())) +
                  f"; {len(result.findings)} findings of the papers"
                  f" ({len(result.own_items)} refutations of dptheory's own items); "

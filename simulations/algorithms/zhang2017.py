@@ -484,7 +484,9 @@ def bst14_paper_sigma(eps: float, delta: float, *, n: int, m: int, T: int,
     def composed(e_amp: float) -> float:
         return advanced_composition_dwork_roth(e_amp, T, dp)[0] - eps
 
-    e_amp = optimize.brentq(composed, 1e-300, eps, xtol=1e-300, rtol=1e-13) \
+    # the bracket spans up to 600 decades (eps up to 1.8e308): Brent's bisection steps need
+    # about 1100 iterations there, more than scipy's default 100
+    e_amp = optimize.brentq(composed, 1e-300, eps, xtol=1e-300, rtol=1e-13, maxiter=3000) \
         if composed(eps) > 0 else eps
     eps_step = e_amp / (2 * q)
     assert abs(amplify_zhang2017(eps_step, delta_step, q)[0] - e_amp) <= 1e-12 * e_amp

@@ -2,7 +2,10 @@
 
 The steps, in order, each recorded in :attr:`Prepared.steps`:
 
-1. drop the columns ``drop``; check that the target exists;
+1. drop the columns ``drop``; check that the target exists; a feature column whose values
+   are numbers but for a few tokens that are not finite numbers (``abc``, ``inf``,
+   ``1e999``) is refused, naming the row and the value, unless it is in ``categorical``
+   (else one stray token would one-hot encode the whole column and change the dimension);
 2. missing values: ``missing="error"`` (default) refuses them, naming the column, the count
    and the first rows; ``"drop"`` drops the rows that have any; ``"category"`` makes a
    missing text value a level of its own (numeric columns are still refused);
@@ -58,7 +61,8 @@ class Preprocessing:
     positive : classification: the target value(s) mapped to +1 (default: the larger of two
         values); needed when the target has more than two values.
     drop : columns left out.
-    categorical : numeric columns one-hot encoded too (text columns always are).
+    categorical : numeric columns one-hot encoded too (text columns always are); also the
+        way to one-hot encode a column that mixes numbers and text.
     missing : ``"error"``, ``"drop"`` or ``"category"``.
     scale : ``"none"``, ``"minmax"`` or ``"standard"``.
     rows : ``"none"``, ``"max"`` or ``"unit"``.
@@ -206,6 +210,33 @@ def _handle_missing(table: Table, spec: Preprocessing, steps: list) -> tuple[Tab
               f"{sorted(as_level)} ({', '.join(f'{c}: {counts[c]}' for c in sorted(as_level))})",
               as_level={c: counts[c] for c in sorted(as_level)})
     return table, as_level
+
+
+def _refuse_stray_tokens(table: Table, columns: list[str]) -> None:
+    """A text column holding finite numbers and other tokens is a numeric column with
+    stray tokens (``abc``, ``inf``, ``1e999``): a ValueError naming the first one's row and
+    value, and the two ways out."""
+    for c in columns:
+        col = table.column(c)
+        if col.dtype == np.float64:
+            continue
+        numbers = np.array([v is not None and _finite(v) for v in col.tolist()])
+        if not numbers.any():
+            continue            # a text column
+        stray = np.flatnonzero(~numbers & ~table.missing(c))
+        i = int(stray[0])
+        value = str(col[i])
+        shown = repr(value if len(value) <= 40 else value[:40] + "...")
+        raise ValueError(f"{table.where(i)}, column {c!r}: {shown} is not a finite number, in "
+                         f"a column of numbers ({int(numbers.sum())} of them; "
+                         f"{stray.size} not); correct the value or leave it empty "
+                         f"(missing), or one-hot encode the column with categorical={c!r} "
+                         f"(--categorical {c})")
+
+
+def _finite(v: Any) -> bool:
+    x = _as_float(v)
+    return x is not None and np.isfinite(x)
 
 
 def _labels(col: np.ndarray, spec: Preprocessing, steps: list) -> np.ndarray:
@@ -369,6 +400,7 @@ def prepare(table: Table, spec: Preprocessing, *, name: str = "") -> Prepared:
         raise ValueError(f"no feature columns left besides the target {spec.target!r}")
     if spec.drop:
         _step(steps, "drop", f"columns left out: {list(spec.drop)}", columns=list(spec.drop))
+    _refuse_stray_tokens(table, [c for c in features if c not in spec.categorical])
     table, as_level = _handle_missing(Table({c: table.column(c) for c in
                                              [*features, spec.target]}, dict(table.source)),
                                       spec, steps)

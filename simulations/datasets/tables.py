@@ -25,6 +25,7 @@ import hashlib
 import io
 import os
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -33,6 +34,10 @@ import numpy as np
 
 __all__ = ["Table", "MISSING_TOKENS", "read_table", "read_csv", "read_npz", "read_parquet",
            "from_arrays"]
+
+# The longest cell read from a text file: the csv module's default field limit. A longer
+# cell is almost always a quote left open that swallowed the rest of the file.
+MAX_CELL = 131072
 
 # Tokens read as a missing value in text files (after stripping spaces and quotes).
 MISSING_TOKENS = frozenset({"", "?", "NA", "N/A", "NaN", "nan", "NULL", "null", "None"})
@@ -47,6 +52,8 @@ class Table:
 
     columns: dict[str, np.ndarray]
     source: dict[str, Any] = field(default_factory=dict)
+    lines: np.ndarray | None = None
+    """The line of the file each row starts on (1-based; text files only), for messages."""
 
     def __post_init__(self) -> None:
         if not self.columns:
@@ -57,6 +64,9 @@ class Table:
         if self.n_rows == 0:
             where = self.source.get("path", "the table")
             raise ValueError(f"{where} has no data rows")
+        if self.lines is not None and len(self.lines) != self.n_rows:
+            raise ValueError(f"lines must give one line per row ({self.n_rows}), "
+                             f"got {len(self.lines)}")
 
     @property
     def names(self) -> list[str]:
@@ -87,7 +97,16 @@ class Table:
 
     def take(self, rows: np.ndarray) -> "Table":
         """The rows ``rows`` (indices or a boolean mask) of every column."""
-        return Table({k: v[rows] for k, v in self.columns.items()}, dict(self.source))
+        return Table({k: v[rows] for k, v in self.columns.items()}, dict(self.source),
+                     None if self.lines is None else self.lines[rows])
+
+    def where(self, row: int) -> str:
+        """Where row ``row`` (0-based) is, for a message: the file, and its line in a text
+        file or its row number otherwise."""
+        place = (f"line {int(self.lines[row])}" if self.lines is not None
+                 else f"row {row + 1}")
+        path = self.source.get("path")
+        return f"{path}, {place}" if path else place
 
 
 def _listing(names: Sequence[str], limit: int = 40) -> str:
@@ -116,13 +135,21 @@ def _read_bytes(path: Path) -> tuple[bytes, str]:
     """The file's bytes (the single member of a .zip, decompressed .gz) and the member name."""
     raw = path.read_bytes()
     if path.suffix == ".zip":
-        with zipfile.ZipFile(io.BytesIO(raw)) as zf:
-            members = [m for m in zf.namelist() if not m.endswith("/")]
-            if len(members) != 1:
-                raise ValueError(f"{path}: a .zip must hold exactly one file, got {members}")
-            return zf.read(members[0]), members[0]
+        try:
+            with zipfile.ZipFile(io.BytesIO(raw)) as zf:
+                members = [m for m in zf.namelist() if not m.endswith("/")]
+                if len(members) != 1:
+                    raise ValueError(f"{path}: a .zip must hold exactly one file, got {members}")
+                return zf.read(members[0]), members[0]
+        except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as exc:
+            raise ValueError(f"{path}: not a complete .zip archive ({exc or type(exc).__name__}"
+                             "); is the file truncated?") from None
     if path.suffix == ".gz":
-        return gzip.decompress(raw), path.stem
+        try:
+            return gzip.decompress(raw), path.stem
+        except (EOFError, OSError, zlib.error) as exc:   # truncated, or not gzip at all
+            raise ValueError(f"{path}: not a complete gzip file ({exc or type(exc).__name__}"
+                             "); is the file truncated?") from None
     return raw, path.name
 
 
@@ -132,6 +159,9 @@ def _check_path(path: str | os.PathLike[str]) -> Path:
         raise ValueError(f"data file {str(p)!r} does not exist")
     if p.is_dir():
         raise ValueError(f"data file {str(p)!r} is a directory; give a file")
+    if not p.is_file():    # reading a FIFO or a device would block or never end
+        raise ValueError(f"data file {str(p)!r} is not a regular file (a FIFO, device or "
+                         "socket); give a file")
     return p
 
 
@@ -164,20 +194,21 @@ def read_csv(path: str | os.PathLike[str], *, delimiter: str | None = None,
         raise ValueError(f"data file {str(p)!r} is empty")
     if delimiter is None:
         delimiter = max((",", ";", "\t"), key=lines[0].count)
-    rows = list(csv.reader(lines, delimiter=delimiter, skipinitialspace=True))
+    rows, starts = _parse(p, lines, delimiter)
     if names is None:
-        header, body = [h.strip() for h in rows[0]], rows[1:]
+        header, body, starts = [h.strip() for h in rows[0]], rows[1:], starts[1:]
     else:
         header, body = list(names), rows
     if len(set(header)) != len(header) or any(not h for h in header):
-        raise ValueError(f"{p}: column names must be non-empty and distinct, got {header}")
-    body = [r for r in body if any(c.strip() for c in r)]
+        shown = [h if len(h) <= 40 else h[:40] + "..." for h in header[:40]]
+        raise ValueError(f"{p}: column names must be non-empty and distinct, got {shown}")
+    keep = [i for i, r in enumerate(body) if any(c.strip() for c in r)]
+    body, starts = [body[i] for i in keep], [starts[i] for i in keep]
     if not body:
         raise ValueError(f"data file {str(p)!r} has a header but no data rows")
     width = len(header)
-    for i, r in enumerate(body):
+    for r, line in zip(body, starts):
         if len(r) != width:
-            line = i + (1 if names is None else 0) + 1
             raise ValueError(f"{p}: line {line} has {len(r)} fields, the header has {width}")
     miss = frozenset(missing)
     cols: dict[str, np.ndarray] = {}
@@ -185,7 +216,35 @@ def read_csv(path: str | os.PathLike[str], *, delimiter: str | None = None,
         vals = [r[j].strip().strip('"').strip() for r in body]
         cols[name] = _typed([None if v in miss else v for v in vals])
     return Table(cols, {"path": str(p), "member": member, "format": "csv",
-                        "sha256": _sha256(raw), "rows": len(body)})
+                        "sha256": _sha256(raw), "rows": len(body)}, np.array(starts))
+
+
+def _parse(p: Path, lines: list[str], delimiter: str) -> tuple[list[list[str]], list[int]]:
+    """The rows of a delimited text and the line each starts on; a parser error or a cell
+    over :data:`MAX_CELL` characters is one ValueError naming the file, line and column."""
+    reader = csv.reader(lines, delimiter=delimiter, skipinitialspace=True)
+    rows, starts = [], []
+    limit = csv.field_size_limit()
+    # the length check below names the line and column; the csv module's would name neither
+    csv.field_size_limit(max(limit, max(map(len, lines)) + 1, sum(map(len, lines)) + 1))
+    try:
+        while True:
+            start = reader.line_num + 1
+            try:
+                row = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as exc:
+                raise ValueError(f"{p}, line {reader.line_num}: cannot parse ({exc})") from None
+            for j, cell in enumerate(row):
+                if len(cell) > MAX_CELL:
+                    raise ValueError(f"{p}, line {start}, column {j + 1}: a cell of {len(cell)} "
+                                     f"characters (at most {MAX_CELL}); is a quote left open?")
+            rows.append(row)
+            starts.append(start)
+    finally:
+        csv.field_size_limit(limit)
+    return rows, starts
 
 
 def read_npz(path: str | os.PathLike[str]) -> Table:

@@ -59,6 +59,20 @@ def sweep_cells(n_cells: int) -> list[dict]:
     return [{"recipe": "test.sigkill", "n": n, "block": 0} for n in range(n_cells)]
 
 
+def stored_sweep(db: str | os.PathLike, n_cells: int) -> dict:
+    """Run (or resume) the ``draw`` sweep of ``n_cells`` cells into the store ``db``, run "r"."""
+    from dptheory.parallel import run_cells
+    with Store(db) as store:
+        return run_cells(draw, sweep_cells(n_cells), store=store, run_id="r", n_jobs=1,
+                         base_seed=BASE_SEED, progress=False)
+
+
+def exact(results: dict) -> dict:
+    """``{key: JSON text}``: results compared to the last bit."""
+    from dptheory.store import dumps
+    return {k: dumps(v) for k, v in results.items()}
+
+
 def main(argv: list[str]) -> int:
     from dptheory.parallel import run_cells
     db, run_id, log_dir, n_cells, sleep = argv

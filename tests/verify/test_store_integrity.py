@@ -12,21 +12,15 @@ import sqlite3
 import pytest
 
 from dptheory.errors import StoreError
-from dptheory.parallel import run_cells
 from dptheory.store import Store, check, dumps, repair
-from tests.verify.cellfuncs import BASE_SEED, draw, sweep_cells
+from tests.verify.cellfuncs import exact as _exact
+from tests.verify.cellfuncs import stored_sweep
 
 N_CELLS = 6
 
 
 def _sweep(db) -> dict:
-    with Store(db) as store:
-        return run_cells(draw, sweep_cells(N_CELLS), store=store, run_id="r", n_jobs=1,
-                         base_seed=BASE_SEED, progress=False)
-
-
-def _exact(results: dict) -> dict:
-    return {k: dumps(v) for k, v in results.items()}
+    return stored_sweep(db, N_CELLS)
 
 
 def _flip_digit(db, marker: bytes) -> None:
