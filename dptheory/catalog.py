@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
-import re
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from dptheory.errors import UsageError, suggest
 from dptheory.vocabulary import quantity_of

@@ -355,7 +355,6 @@ def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
     """Findings: refuted claims of the papers, graded and merged by root cause (plus, with
     ``--all``, refutations of dptheory's own corrected/reconstructed items and the notes of
     checks that could not decide)."""
-    from pathlib import Path
 
     from dptheory.verify.verdict import split_findings
     from dptheory.verify.findings import collect
