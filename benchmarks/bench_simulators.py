@@ -28,8 +28,9 @@ the first round (the min over rounds excludes them).
 The machine's floor (printed first): dgemm GFLOP/s, streaming read and row-gather
 bandwidth, measured in the same process; a per-sample gradient of a linear model in R^d
 reads 8 d bytes and does 4 d flops, so no code can exceed
-min(max(read, gather) / 8d, dgemm / 4d) per-sample gradients per second. Each row prints the simulator's rate and its share of
-that floor (one gradient descent serves every replicate of zhang2017 Algorithm 1).
+min(max(read, gather) / 8d, dgemm / 4d) per-sample gradients per second. Each row prints
+the simulator's rate and its share of that floor (one gradient descent serves every
+replicate of zhang2017 Algorithm 1).
 
 Columns, per simulator, over interleaved rounds (simulator then reference, same process):
 ``alg`` = the simulator's own ``RunResult.cpu_time`` (the algorithm only) / the reference's
@@ -495,7 +496,8 @@ def main(argv: list[str] | None = None) -> int:
     if not a.json:
         print(f"machine floor: dgemm {probe['gemm_gflops']:.1f} GFLOP/s, streaming read "
               f"{probe['read_gbs']:.1f} GB/s, row gather {probe['gather_gbs']:.1f} GB/s "
-              f"(per-sample gradients/s floor = min(max(read, gather) / 8d, dgemm / 4d))", flush=True)
+              "(per-sample gradients/s floor = min(max(read, gather) / 8d, dgemm / 4d))",
+              flush=True)
     results = []
     for case in todo:
         results.append(measure(case, rounds))

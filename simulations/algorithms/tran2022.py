@@ -94,7 +94,7 @@ class KeyedNormals:
             st = self._streams[(level, parity)] = [self._generators(level, parity), 0, None]
         while st[1] <= c:                                    # draw forward to chunk c
             size = self.chunk
-            if self.T is not None:                           # nodes parity, parity + 2, ... < T >> level
+            if self.T is not None:      # nodes parity, parity + 2, ... below T >> level
                 left = ((self.T >> level) - parity + 1) // 2 - st[1] * self.chunk
                 size = max(1, min(size, left))
             buf = np.empty((len(st[0]), size, self.d))
