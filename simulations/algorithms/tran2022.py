@@ -68,6 +68,8 @@ class KeyedNormals:
     normals. Streams are read in chunks of ``chunk`` nodes; the last chunk of each (level,
     parity) is cached, so sequential access costs one generator per stream and memory
     O(levels * chunk * d * reps), independent of T. A backward request restarts its stream.
+    ``T`` (optional) stops each stream's last chunk at the level's last node (no normals
+    drawn past it, the same values); ``scale`` returns scale times the normals.
     """
 
     def __init__(self, keys: np.ndarray, d: int, family: int, chunk: int = 64,
