@@ -22,7 +22,7 @@ def test_quick_run_agrees_with_the_reference_loops():
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     results = report["results"]
-    assert len(results) == 9
+    assert len(results) == 10
     for r in results:
         assert r["max_abs_dw"] < 1e-12, r
         assert r["sim_alg_cpu_min"] > 0 and r["ref_cpu_min"] > 0

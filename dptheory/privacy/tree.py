@@ -374,6 +374,8 @@ class OnlineTreeAggregator:
         # reference, O(d log T) per step).
         self.incremental = bool(incremental)
         self._S: Optional[np.ndarray] = None
+        # beta^(2^b - 1), the weight at t - 1 of the level-b node that leaves at t
+        self._coef = [self._beta ** ((1 << b) - 1) for b in range(self.T.bit_length() + 1)]
 
     # -- node management -------------------------------------------------------------
     def _draw(self, level: int, index: int) -> np.ndarray:
@@ -444,14 +446,16 @@ class OnlineTreeAggregator:
         S = self._S if self._S is not None else np.zeros(shape, dtype=np.float64)
         if k:
             removed = np.zeros(shape, dtype=np.float64)
+            coef, live = self._coef, self._live
             for b in range(k):
-                removed += self._beta ** ((1 << b) - 1) * self._live.pop(b)[1]
+                removed += coef[b] * live.pop(b)[1]
             S = S - removed
         a = (t >> k) - 1                            # index of [a 2^k + 1, (a + 1) 2^k]
         zeta = self._draw(k, a)
         self._live[k] = (a, zeta)
         self._S = self._beta * S + zeta
-        self.peak_live = max(self.peak_live, self.live_nodes)
+        if len(self._live) > self.peak_live:        # live_nodes: no accumulator when uncapped
+            self.peak_live = len(self._live)
         return self._S.copy()
 
     def __iter__(self) -> Iterator[np.ndarray]:

@@ -69,7 +69,16 @@ class LinearModelObjective(Objective):
     def _batch_grad_mean(self, W: np.ndarray, X: np.ndarray, y: np.ndarray,
                          idx: np.ndarray) -> np.ndarray:
         Xb, p1 = self._batch_phi(W, X, y, idx)
-        return np.matmul(p1[:, None, :], Xb)[:, 0, :] / idx.shape[1] + self._reg_grad(W)
+        if idx.shape[1] == 1:
+            # one sample (tran2022, RRPSGD): phi'(z) x itself; a 1 x 1 by 1 x d product and a
+            # division by 1 are exact, so these are the same numbers, without their cost
+            g = p1 * Xb[:, 0, :]
+        else:
+            g = np.matmul(p1[:, None, :], Xb)[:, 0, :] / idx.shape[1]
+        if type(self)._reg is LinearModelObjective._reg and \
+                type(self)._reg_grad is LinearModelObjective._reg_grad:
+            return g + 0.0          # r = 0: adding zeros elementwise, without building them
+        return g + self._reg_grad(W)
 
     def _hess(self, W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         p2 = self._d2phi(rowwise_matmul(W, X.T), y)

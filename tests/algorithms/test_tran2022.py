@@ -231,6 +231,9 @@ def test_keyed_normals_bounded_by_T_draw_the_same_values():
     np.testing.assert_array_equal(bounded(2, 7), np.stack(direct))
     with pytest.raises(ValueError, match="node index"):
         bounded(2, T >> 2)
+    scaled = KeyedNormals(keys, d, family=1, chunk=4, T=T, scale=0.3)
+    np.testing.assert_array_equal(scaled(3, 2), 0.3 * free(3, 2))
+    np.testing.assert_array_equal(scaled.level(1, 9)[5], 0.3 * free(1, 5))
 
 # ---------------------------------------------------------------------------- accounting
 @pytest.mark.parametrize("N, T, R", [(3, 8, 3), (4, 12, 3), (5, 11, 4), (2, 9, 4)])

@@ -28,6 +28,18 @@ def test_batch_grad_mean_is_mean_of_batch_grad(name):
     np.testing.assert_allclose(obj.batch_grad_mean(W, data, idx), brute, rtol=1e-12, atol=1e-14)
 
 
+
+@pytest.mark.parametrize("name", NAMES)
+def test_one_sample_batch_grad_mean_is_the_per_sample_gradient(name):
+    # B = 1 (tran2022, RRPSGD): the mean is the per-sample gradient itself, bit for bit
+    # (batch_grad computes phi'(z) x + grad r directly, without a product over the batch)
+    obj, data = instance(name, n=30 if name != "pl-nonconvex" else 5)
+    rng = np.random.default_rng(4)
+    W = random_points(obj, 6, rng)
+    idx = rng.integers(0, data.n, size=(6, 1))
+    np.testing.assert_array_equal(obj.batch_grad_mean(W, data, idx),
+                                  obj.batch_grad(W, data, idx)[:, 0, :])
+
 def test_batch_grad_mean_validates():
     obj, data = instance("logistic-ridge")
     with pytest.raises(ValueError, match="idx must have shape"):
