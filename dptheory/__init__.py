@@ -18,6 +18,17 @@ The public API (imported lazily: ``import dptheory`` is fast, SymPy loads on fir
 Layers (imports only go downward): ``simulations -> bounds -> dptheory``. ``dptheory``
 knows no paper; it finds catalogs, algorithms and objectives through entry points.
 
+What belongs here: the engine, which knows no paper. Inside it, lowest first: the
+foundations (``errors``, ``vocabulary``, ``version``, ``notation``, ``budget``, ``display``,
+``progress``, ``plotting``, ...), which import nothing of dptheory but each other; the cores
+``symbolic`` and ``privacy``; ``registry`` and ``catalog``; ``verify``, ``store`` and
+``parallel``; the helpers ``sensitivity``, ``sweeps`` and ``testing``; last ``cli`` and this
+module. A module imports only its own layer and lower ones, never ``dptheory_bounds`` or
+``dptheory_simulations``, and no import forms a circle, function-level imports included
+(``tests/test_import_layers.py``). This module imports lazily and wires the one link that
+goes up at run time: the symbolic core reads the papers' printed letters through
+:mod:`dptheory.notation`, whose source set here is the catalog.
+
 Examples
 --------
 >>> import dptheory
@@ -35,7 +46,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__version__ = "0.1.0"
+from dptheory import notation as _notation
+from dptheory.version import __version__
 
 # public name -> (module, attribute); attribute None means the module itself
 _EXPORTS: dict[str, tuple[str, str | None]] = {
@@ -56,6 +68,17 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
 }
 
 __all__ = ["__version__", "compare", *_EXPORTS]
+
+
+def _catalog_letters() -> Any:
+    # The symbolic core resolves the papers' printed letters (Theorem.bound_at(N=...)) but
+    # knows no catalog; the catalogs are found above it, so the package wires their
+    # letters in here, once, and builds them on first use.
+    from dptheory.catalog import printed_letters
+    return printed_letters()
+
+
+_notation.set_source(_catalog_letters)
 
 
 def compare(a: Any, b: Any, vary: Any = "n", at: dict[Any, float] | None = None,

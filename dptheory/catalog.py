@@ -17,12 +17,10 @@ n
 
 from __future__ import annotations
 
-import difflib
 import functools
-import re
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from dptheory.errors import UsageError
+from dptheory.errors import UsageError, suggest
 from dptheory.vocabulary import quantity_of
 
 if TYPE_CHECKING:  # pragma: no cover - for annotations only (sympy loads lazily)
@@ -44,22 +42,6 @@ def ids() -> list[str]:
     """
     from dptheory import registry
     return list(registry.items())
-
-
-def suggest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
-    """The entries of ``choices`` nearest to ``word`` (difflib ratio, at most ``n``).
-
-    Examples
-    --------
-    >>> suggest("tran2022.thm0", ["tran2022.thm9", "tran2022.thm6", "zhang2021.alg2"])
-    ['tran2022.thm9', 'tran2022.thm6']
-    """
-    choices = list(choices)
-    close = difflib.get_close_matches(word, choices, n=n, cutoff=0.6)
-    if not close:       # a case or prefix slip: ids that start like the word
-        low = word.lower()
-        close = [c for c in choices if c.lower().startswith(low.split(".")[0])][:n]
-    return close
 
 
 def get(item_id: str) -> "Theorem":
@@ -88,14 +70,7 @@ def get(item_id: str) -> "Theorem":
     dptheory.errors.UsageError: unknown id 'tran2022.thm0'; did you mean tran2022.thm9, tran2022.thm8, tran2022.thm6?
     """
     from dptheory import registry
-    if not isinstance(item_id, str):
-        raise UsageError(f"item_id must be a catalog id (str), got {type(item_id).__name__}")
-    items = registry.items()
-    if item_id in items:
-        return items[item_id]
-    close = suggest(item_id, items)
-    hint = f"; did you mean {', '.join(close)}?" if close else "; see `dptheory list`"
-    raise UsageError(f"unknown id {item_id!r}{hint}")
+    return registry.get(item_id)
 
 
 def papers() -> dict[str, Any]:
@@ -147,127 +122,50 @@ def search(text: str = "", *, paper: str | None = None, kind: str | None = None,
 
 
 # ----------------------------------------------------------------------------- symbols
-def _letter(latex: str) -> str | None:
-    """A typed name for a printed letter: ``\\eta`` -> ``eta``, ``D_f`` -> ``D_f``."""
-    name = latex.replace("\\", "").replace("{", "").replace("}", "").strip()
-    return name if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) else None
-
-
 @functools.lru_cache(maxsize=None)
-def _paper_letters() -> dict[str, tuple[tuple[str, str], ...]]:
-    """``{printed letter: ((registered name, paper), ...)}`` over every catalog's notation."""
-    from dptheory import registry
-    out: dict[str, set[tuple[str, str]]] = {}
-    for item in registry.items().values():
-        for sym, latex in item.notation.items():
-            letter = _letter(latex)
-            if letter and letter != sym.name:
-                out.setdefault(letter, set()).add((sym.name, item.paper))
-    return {k: tuple(sorted(v)) for k, v in out.items()}
-
-
-def aliases(item: "Theorem | None" = None) -> dict[str, str]:
-    """Names accepted for symbols besides their registered names: ``{alias: name}``.
-
-    Without an item: the letters of the symbols' LaTeX (``epsilon`` for eps, ``Delta_F``
-    for Fgap) and the papers' printed letters, each only where it means one symbol across
-    every catalog. With an item: also the letters that item prints (``N`` for n and ``L``
-    for beta in tran2022), for the symbols it uses.
-
-    Parameters
-    ----------
-    item : Theorem, optional
+def printed_letters() -> dict[str, tuple[tuple[str, str], ...]]:
+    """``{printed letter: ((registered name, paper), ...)}`` over every catalog's notation
+    (built once). ``dptheory`` makes it the table :mod:`dptheory.notation` gives the
+    symbolic core.
 
     Returns
     -------
     dict
     """
-    from dptheory.symbolic.symbols import registered
-    reg = registered()
-    meanings: dict[str, set[str]] = {}
-    for name, info in reg.items():
-        letter = _letter(info.latex)
-        if letter and letter != name:
-            meanings.setdefault(letter, set()).add(name)
-    for letter, pairs in _paper_letters().items():
-        meanings.setdefault(letter, set()).update(m for m, _ in pairs)
-    out = {k: next(iter(v)) for k, v in meanings.items() if len(v) == 1 and k not in reg}
-    if item is not None:
-        out.update(_item_letters(item))
-    return out
+    from dptheory import registry
+    from dptheory.symbolic.resolve import letters_of
+    return letters_of(registry.items().values())
 
 
-def _item_letters(item: "Theorem") -> dict[str, str]:
-    """The letters ``item`` prints for the symbols it uses: ``{letter: registered name}``;
-    a registered name the item itself uses keeps its own meaning."""
-    used = item.free_symbols()
-    own: dict[str, set[str]] = {}
-    for sym, latex in item.notation.items():
-        letter = _letter(latex)
-        if letter and letter != sym.name and sym in used:
-            own.setdefault(letter, set()).add(sym.name)
-    used_names = {s.name for s in used}
-    return {k: next(iter(v)) for k, v in own.items() if len(v) == 1 and k not in used_names}
+def aliases(item: "Theorem | None" = None) -> dict[str, str]:
+    """Names accepted for symbols besides their registered names: ``{alias: name}``
+    (:func:`dptheory.symbolic.resolve.aliases`).
+
+    Parameters
+    ----------
+    item : Theorem, optional; also the letters it prints.
+
+    Returns
+    -------
+    dict
+    """
+    from dptheory.symbolic.resolve import aliases as _aliases
+    return _aliases(item)
 
 
 def resolve_symbol(name: Any, item: "Theorem | None" = None, *, option: str = "symbol") -> "sp.Symbol":
     """The registered symbol meant by ``name``: a SymPy symbol, a registered name, or a
-    letter the paper prints (``N``, ``L``, ``R`` in tran2022; ``p`` in wang2020).
-
-    Parameters
-    ----------
-    name : str or sympy.Symbol
-    item : the item whose printed letters to accept first.
-    option : how the caller names the value in error messages (``--set``, ``values``).
-
-    Returns
-    -------
-    sympy.Symbol
-
-    Raises
-    ------
-    ValueError
-        For an unknown name, with the nearest names and the meanings of a letter that
-        different papers use differently.
+    letter a paper prints. :func:`dptheory.symbolic.resolve.resolve_symbol` gives the order
+    in which names are tried and the errors (``UsageError``, a ``ValueError``) for unknown
+    and ambiguous names; ``option`` names the value in those messages.
 
     Examples
     --------
-    >>> resolve_symbol("epsilon")
-    eps
-    >>> resolve_symbol("L")
-    Traceback (most recent call last):
-    ...
-    dptheory.errors.UsageError: symbol: 'L' means different things in different papers (G in wang2020, zhang2017, zhang2021; beta in tran2022); give an item or the registered name
+    >>> resolve_symbol("p", get("tran2022.thm9"))     # wang2020 prints p for d
+    d
     """
-    import sympy as sp
-
-    from dptheory.symbolic.symbols import registered
-    if isinstance(name, sp.Symbol):
-        return name
-    if not isinstance(name, str):
-        raise UsageError(f"{option}: a symbol name must be a str, got {type(name).__name__}")
-    reg = registered()
-    if item is not None:
-        own = _item_letters(item)
-        if name in own:
-            return reg[own[name]].symbol
-    if name in reg:
-        return reg[name].symbol
-    alias = aliases(None)
-    if name in alias:
-        return reg[alias[name]].symbol
-    meanings = _paper_letters().get(name)
-    if meanings:
-        by_name: dict[str, list[str]] = {}
-        for m, paper in meanings:
-            by_name.setdefault(m, []).append(paper)
-        text = "; ".join(f"{m} in {', '.join(ps)}" for m, ps in by_name.items())
-        raise UsageError(f"{option}: {name!r} means different things in different papers "
-                         f"({text}); give an item or the registered name")
-    close = suggest(name, [*reg, *alias])
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
-    raise UsageError(f"{option}: unknown symbol {name!r}{hint} (`dptheory show ID` lists an "
-                     "item's symbols)")
+    from dptheory.symbolic.resolve import resolve_symbol as _resolve
+    return _resolve(name, item, option=option)
 
 
 # ----------------------------------------------------------------------------- compare

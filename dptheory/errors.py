@@ -9,10 +9,11 @@ which are), and everything else, a bug, into exit code 1 with the traceback unde
 
 from __future__ import annotations
 
+import difflib
 import errno
 import math
 import sqlite3
-from typing import Sequence
+from typing import Iterable, Sequence
 
 
 class UsageError(ValueError):
@@ -40,6 +41,25 @@ def require(cond: bool, message: str) -> None:
     """Raise ``ValueError(message)`` unless ``cond``; message names parameter and constraint."""
     if not cond:
         raise ValueError(message)
+
+
+def suggest(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
+    """The entries of ``choices`` nearest to ``word`` (difflib ratio, at most ``n``).
+
+    Unknown ids, names and keys in error messages end with these ("did you mean
+    ...?").
+
+    Examples
+    --------
+    >>> suggest("tran2022.thm0", ["tran2022.thm9", "tran2022.thm6", "zhang2021.alg2"])
+    ['tran2022.thm9', 'tran2022.thm6']
+    """
+    choices = list(choices)
+    close = difflib.get_close_matches(word, choices, n=n, cutoff=0.6)
+    if not close:       # a case or prefix slip: ids that start like the word
+        low = word.lower()
+        close = [c for c in choices if c.lower().startswith(low.split(".")[0])][:n]
+    return close
 
 
 # ------------------------------------------------------------------------ classification

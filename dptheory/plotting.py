@@ -39,7 +39,7 @@ def new_axes(ax: Any = None, figsize: tuple[float, float] = (5.5, 4.2)) -> Any:
 
 def regime_map_figure(data: dict[str, Any], names: tuple[str, str], path: str | None = None,
                       ax: Any = None) -> Any:
-    """Draw a regime map (from :func:`dptheory.symbolic.derive.regime_map`).
+    """Draw a regime map (from :func:`dptheory.symbolic.compare.regime_map`).
 
     Parameters
     ----------

@@ -13,7 +13,7 @@ import functools
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
-from dptheory.errors import UsageError
+from dptheory.errors import UsageError, suggest
 
 if TYPE_CHECKING:  # pragma: no cover - SymPy loads with the catalogs, not with this module
     from dptheory.symbolic.theorem import Theorem
@@ -55,9 +55,16 @@ def items() -> "dict[str, Theorem]":
 
 
 def get(item_id: str) -> "Theorem":
-    """The item ``item_id``; an unknown id raises ``UsageError`` naming the nearest ones."""
-    from dptheory.catalog import get as _get
-    return _get(item_id)
+    """The item ``item_id``; an unknown id raises ``UsageError`` naming the nearest ones
+    (:func:`dptheory.catalog.get` is this function)."""
+    if not isinstance(item_id, str):
+        raise UsageError(f"item_id must be a catalog id (str), got {type(item_id).__name__}")
+    every = items()
+    if item_id in every:
+        return every[item_id]
+    close = suggest(item_id, every)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; see `dptheory list`"
+    raise UsageError(f"unknown id {item_id!r}{hint}")
 
 
 def _cache_dir() -> "Path":
@@ -78,8 +85,8 @@ def _index_key() -> str | None:
     import importlib.util
     from pathlib import Path
 
-    import dptheory
-    parts = [dptheory.__version__]
+    from dptheory.version import __version__
+    parts = [__version__]
     dirs = {Path(__file__).parent / "symbolic", Path(__file__).parent}
     for ep in _entry_points(CATALOG_GROUP):
         parts.append(f"{ep.name}={ep.value}")
@@ -174,7 +181,6 @@ def algorithms() -> dict[str, Any]:
 
 def algorithm(alg_id: str) -> Any:
     """The registered algorithm ``alg_id``; an unknown id names the nearest ones."""
-    from dptheory.catalog import suggest
     algs = algorithms()
     if alg_id not in algs:
         close = suggest(str(alg_id), algs)
@@ -188,7 +194,6 @@ def objective(name: str, **params: Any) -> Any:
     for module in objective_registries():
         if name in getattr(module, "FAMILIES", {}):
             return module.get(name, **params)
-    from dptheory.catalog import suggest
     names = sorted(n for m in objective_registries() for n in getattr(m, "FAMILIES", {}))
     close = suggest(str(name), names)
     hint = f"did you mean {', '.join(close)}? " if close else ""

@@ -163,16 +163,22 @@ def loads(text: str) -> Any:
     return json.loads(text, object_hook=_decode_hook)
 
 
+#: cell entries that say *where* the code computing a cell lives, not *what* it computes:
+#: left out of the key, so moving a cell function to another module keeps stores resuming
+ROUTING_KEYS = frozenset({"cell_fn"})
+
+
 def cell_key(cell: Mapping[str, Any]) -> str:
     """The canonical key of a cell: its parameters as sorted, compact JSON.
 
     The key names the cell in the store, so it must not depend on dict order, on whether a
-    number is a numpy scalar or a Python one, or on the worker that computes it.
+    number is a numpy scalar or a Python one, on the worker that computes it, or on the
+    module its cell function lives in (:data:`ROUTING_KEYS` are left out).
     """
     if not isinstance(cell, Mapping):
         raise ValueError(f"cell must be a mapping of parameters, got {type(cell).__name__}")
     try:
-        return dumps(dict(cell))
+        return dumps({k: v for k, v in cell.items() if k not in ROUTING_KEYS})
     except TypeError as exc:
         raise ValueError(f"cell parameters must be JSON values: {exc}") from None
 

@@ -10,6 +10,13 @@ impossible request, a resource limit, an unwritable path, a damaged store, a clo
 a full disk; see :func:`dptheory.errors.describe_failure`) prints one line on stderr and
 exits with code 2. Anything else is a bug: one line and exit code 1, with the traceback
 under ``--debug``. No traceback reaches the user otherwise.
+
+What belongs here: argument parsing and rendering, one module per command family, and no
+computation of its own: a handler calls the API (``catalog``, ``registry``, ``symbolic``,
+``privacy``, ``verify``, ``store``, ...) and renders what it returns. The top layer: it may
+import any of dptheory, and nothing in dptheory imports it (``dptheory/__main__`` aside).
+Command modules import only argparse-level code at the top and the rest inside their
+handlers, so that ``dptheory --help`` and ``dptheory list`` start fast.
 """
 
 from __future__ import annotations

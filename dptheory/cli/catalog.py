@@ -68,7 +68,7 @@ def cmd_list(args: argparse.Namespace) -> tuple[Any, str]:
     summaries = registry.summaries()             # cached: no SymPy, no catalog build
     papers = sorted({r["paper"] for r in summaries})
     if args.paper and args.paper not in papers:
-        from dptheory.catalog import suggest
+        from dptheory.errors import suggest
         close = suggest(args.paper, papers)
         hint = f"did you mean {', '.join(close)}? " if close else ""
         raise UsageError(f"unknown paper {args.paper!r}; {hint}choose from {papers}")
@@ -194,7 +194,7 @@ def cmd_compare(args: argparse.Namespace) -> tuple[Any, str]:
     lines = c.lines()
     if args.map:
         from dptheory.plotting import regime_map_figure
-        from dptheory.symbolic.derive import regime_map
+        from dptheory.symbolic.compare import regime_map
         ysym = resolve_symbol(args.y, option="--y")
         vary = resolve_symbol(args.vary, option="--vary")
         x0, x1, y0, y1 = args.range
@@ -300,9 +300,8 @@ def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
     """Findings: refuted claims of the papers, graded and merged by root cause (plus, with
     ``--all``, refutations of dptheory's own corrected/reconstructed items and the notes of
     checks that could not decide)."""
-    from dptheory.verify.engine import split_findings
     from dptheory.verify.findings import collect
-    from dptheory.verify.verdict import Finding
+    from dptheory.verify.verdict import Finding, split_findings
 
     # the store is opened and read before the checks run: a bad path fails at once
     stored, unverified, store_path = _stored_findings(args.store)

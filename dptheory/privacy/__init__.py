@@ -1,6 +1,12 @@
 """Privacy accounting: Gaussian mechanism, RDP (plain, Poisson- and fixed-size-subsampled),
 conversions to (eps, delta), composition/amplification lemmas, calibration, and the
-two-sided (certified lower and upper) epsilon of :mod:`dptheory.privacy.tight`."""
+two-sided (certified lower and upper) epsilon of :mod:`dptheory.privacy.tight`.
+
+What belongs here: numeric privacy accounting for any mechanism, in formulas of the
+literature (each function cites its source). It may import NumPy, SciPy, dp-accounting and
+dptheory's foundations (``errors``, ``vocabulary``); nothing of ``symbolic``, ``catalog``,
+``registry``, ``verify`` or ``cli``, so it stays usable on its own.
+"""
 
 from dptheory.privacy.calibrate import (get_epsilon, get_epsilon_and_order, get_epsilon_interval,
                                         get_noise_multiplier, resolve_steps)

@@ -472,3 +472,28 @@ def _reduce_mul(terms: Sequence[Term]) -> Term:
     for t in terms[1:]:
         out = _mul(out, t)
     return out
+
+
+def power_of(expr: sp.Expr, c: sp.Symbol) -> sp.Expr | None:
+    """Exponent of ``c`` in a product (None if ``c`` enters additively, or with an exponent
+    that depends on ``c``).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> c, x = sp.symbols("c x", positive=True)
+    >>> power_of(3 * c**2 * x / sp.sqrt(c), c), power_of(c + x, c)
+    (3/2, None)
+    """
+    expr = sp.powsimp(expr, force=True)
+    total = sp.Integer(0)
+    for f in sp.Mul.make_args(expr):
+        if c not in f.free_symbols:
+            continue
+        if f == c:
+            total += 1
+        elif isinstance(f, sp.Pow) and f.base == c and c not in f.exp.free_symbols:
+            total += f.exp
+        else:
+            return None
+    return total

@@ -31,13 +31,13 @@ from typing import Any, Callable, Mapping, Sequence
 
 import sympy as sp
 
-from dptheory.symbolic.asymptotics import Scaling, Term, exponent_along, leading_terms
-from dptheory.symbolic.derive import _power_of
+from dptheory.symbolic.asymptotics import Scaling, Term, exponent_along, leading_terms, power_of
 from dptheory.symbolic.memo import simplify
 from dptheory.symbolic.regimes import Atom, Regime, max_lt
 from dptheory.symbolic.symbols import S
 
-__all__ = ["Comparison", "compare", "numeric_crossovers", "plain", "isolate", "SEARCH_RANGE"]
+__all__ = ["Comparison", "compare", "numeric_crossovers", "regime_map", "plain", "isolate",
+           "SEARCH_RANGE"]
 
 #: The part of the positive axis a numeric crossover search covers.
 SEARCH_RANGE = (1e-300, 1e300)
@@ -111,7 +111,7 @@ def isolate(lhs: sp.Expr, rhs: sp.Expr, v: sp.Symbol, op: str = "<") -> sp.Basic
     build = {"<": sp.StrictLessThan, "<=": sp.LessThan,
              "=": lambda a, b: sp.Eq(a, b, evaluate=False)}[op]
     r = sp.powsimp(lhs / rhs, force=True)
-    k = _power_of(r, v)
+    k = power_of(r, v)
     if k is None or k == 0 or not k.is_number:
         return build(lhs, rhs)
     c = sp.powsimp(r / v**k, force=True)
@@ -248,7 +248,6 @@ class Comparison:
         ysym = lookup(y) if y else (free[0] if free else None)
         if ysym is None:
             raise ValueError("a regime map needs a second free variable (y=)")
-        from dptheory.symbolic.derive import regime_map
         grid = regime_map(a, b, (v, *x_range), (ysym, *y_range), fixed)
         return regime_map_figure(grid, (self.a, self.b), ax=ax)
 
@@ -309,7 +308,7 @@ def _monomials(expr: sp.Expr, v: sp.Symbol) -> dict[sp.Expr, sp.Expr] | None:
         c, rest = term.as_independent(v, as_Add=False)
         if not c.is_number:
             return None
-        k = sp.Integer(0) if rest == 1 else _power_of(rest, v)
+        k = sp.Integer(0) if rest == 1 else power_of(rest, v)
         if k is None or not k.is_number:
             return None
         out[k] = out.get(k, sp.Integer(0)) + c
@@ -630,3 +629,26 @@ def compare(a: sp.Basic, b: sp.Basic, *, vary: sp.Symbol, growing: Mapping[sp.Sy
                       " + ".join(plain(t.monomial(sc.variables) if not fixed else
                                        _unplaceholder(t.expr(sc.variables))) for t in B),
                       crossovers, mode="symbolic", fixed=fixed_names, expressions=(a, b))
+
+
+def regime_map(a: sp.Expr, b: sp.Expr, x: tuple[sp.Symbol, float, float],
+               y: tuple[sp.Symbol, float, float], fixed: Mapping[sp.Symbol, float] | None = None,
+               resolution: int = 120) -> dict[str, Any]:
+    """Numeric regime map: log10(a/b) on a log-spaced grid of two variables (the full
+    expressions, constants included). Negative values: ``a`` is smaller (better)."""
+    import numpy as np
+
+    fixed = dict(fixed or {})
+    (xs, x0, x1), (ys, y0, y1) = x, y
+    if not (0 < x0 < x1 and 0 < y0 < y1):
+        raise ValueError("regime_map ranges must satisfy 0 < lo < hi")
+    ratio = (sp.log(sp.sympify(a)) - sp.log(sp.sympify(b))).subs(fixed) / sp.log(10)
+    left = ratio.free_symbols - {xs, ys}
+    if left:
+        raise ValueError(f"regime_map needs values for {sorted(map(str, left))} (use fixed=)")
+    f = sp.lambdify((xs, ys), ratio, "numpy")
+    X, Y = np.meshgrid(np.logspace(np.log10(x0), np.log10(x1), resolution),
+                       np.logspace(np.log10(y0), np.log10(y1), resolution))
+    with np.errstate(all="ignore"):
+        Z = np.asarray(f(X, Y), dtype=float) * np.ones_like(X)
+    return {"x": X, "y": Y, "log10_ratio": Z, "x_name": str(xs), "y_name": str(ys)}

@@ -30,7 +30,8 @@ from typing import Any, Mapping
 import sympy as sp
 
 from dptheory.symbolic.asymptotics import (ExponentialGrowth, NotDerivable, Scaling, Term,
-                                           exponent_along, leading_terms, polylog_symbols)
+                                           exponent_along, leading_terms, polylog_symbols,
+                                           power_of)
 from dptheory.symbolic.memo import simplify
 from dptheory.symbolic.regimes import max_le, and_regimes
 from dptheory.symbolic.symbols import S
@@ -115,28 +116,12 @@ def _named_constant_mismatch(derived: list[Term], stated: list[Term], sc: Scalin
                 continue
             ratio = sp.powsimp(t.coeff / s.coeff, force=True)
             for c in sorted(named, key=str):
-                e_t = _power_of(t.coeff, c)
-                e_s = _power_of(s.coeff, c)
+                e_t = power_of(t.coeff, c)
+                e_s = power_of(s.coeff, c)
                 if e_t is not None and e_s is not None and simplify(e_t - e_s) != 0:
                     out.append(f"{c}: derived power {e_t}, stated power {e_s} "
                                f"(term {sp.sstr(s.monomial(sc.variables))}; ratio {ratio})")
     return out
-
-
-def _power_of(expr: sp.Expr, c: sp.Symbol) -> sp.Expr | None:
-    """Exponent of c in a product (None if c enters additively)."""
-    expr = sp.powsimp(expr, force=True)
-    total = sp.Integer(0)
-    for f in sp.Mul.make_args(expr):
-        if c not in f.free_symbols:
-            continue
-        if f == c:
-            total += 1
-        elif isinstance(f, sp.Pow) and f.base == c and c not in f.exp.free_symbols:
-            total += f.exp
-        else:
-            return None
-    return total
 
 
 def derive(item: Theorem) -> Derivation:
@@ -218,32 +203,10 @@ def exponent(expr: sp.Basic, variable: sp.Symbol, *, fixed: Mapping[sp.Symbol, f
     return exponent_along(terms, sc, variable)
 
 
-def regime_map(a: sp.Expr, b: sp.Expr, x: tuple[sp.Symbol, float, float],
-               y: tuple[sp.Symbol, float, float], fixed: Mapping[sp.Symbol, float] | None = None,
-               resolution: int = 120) -> dict[str, Any]:
-    """Numeric regime map: log10(a/b) on a log-spaced grid of two variables (the full
-    expressions, constants included). Negative values: ``a`` is smaller (better)."""
-    import numpy as np
-
-    fixed = dict(fixed or {})
-    (xs, x0, x1), (ys, y0, y1) = x, y
-    if not (0 < x0 < x1 and 0 < y0 < y1):
-        raise ValueError("regime_map ranges must satisfy 0 < lo < hi")
-    ratio = (sp.log(sp.sympify(a)) - sp.log(sp.sympify(b))).subs(fixed) / sp.log(10)
-    left = ratio.free_symbols - {xs, ys}
-    if left:
-        raise ValueError(f"regime_map needs values for {sorted(map(str, left))} (use fixed=)")
-    f = sp.lambdify((xs, ys), ratio, "numpy")
-    X, Y = np.meshgrid(np.logspace(np.log10(x0), np.log10(x1), resolution),
-                       np.logspace(np.log10(y0), np.log10(y1), resolution))
-    with np.errstate(all="ignore"):
-        Z = np.asarray(f(X, Y), dtype=float) * np.ones_like(X)
-    return {"x": X, "y": Y, "log10_ratio": Z, "x_name": str(xs), "y_name": str(ys)}
-
-
 def __getattr__(name: str) -> Any:
-    # compare() moved to dptheory.symbolic.compare; these names stay importable from here
-    if name in ("compare", "Comparison", "numeric_crossovers"):
+    # compare() and regime_map() moved to dptheory.symbolic.compare (which must not import
+    # this module); these names stay importable from here
+    if name in ("compare", "Comparison", "numeric_crossovers", "regime_map"):
         from dptheory.symbolic import compare as _compare
         return getattr(_compare, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

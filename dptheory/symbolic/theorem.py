@@ -251,7 +251,7 @@ class Theorem:
             Naming every missing value (with the paper's letter and what it is) or an
             unknown name (with the nearest ones).
         """
-        from dptheory.catalog import resolve_symbol
+        from dptheory.symbolic.resolve import resolve_symbol
         from dptheory.symbolic.numeric import evaluate
         from dptheory.symbolic.symbols import info
         env: dict[sp.Symbol, float] = {}

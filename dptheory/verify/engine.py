@@ -38,10 +38,9 @@ import numpy as np
 from dptheory import registry
 from dptheory.errors import UsageError
 from dptheory.verify.recipe import Recipe, load_cell_function, missing
-from dptheory.verify.verdict import CheckResult, Finding, merge_findings
+from dptheory.verify.verdict import CheckResult, Finding, split_findings
 
 EXPERIMENTS_GROUP = "dptheory.experiments"
-OWN_PROVENANCE = ("corrected", "reconstructed", "reconstructed-constants-unknown")
 
 
 def recipes() -> list[Recipe]:
@@ -357,26 +356,11 @@ def config_id(mode: str, only: Iterable[str] | None, seed: int, ids: list[str]) 
     return f"verify-{mode}-" + hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
-def provenance(item_id: str) -> str:
-    """The provenance of an item's *statement*: "printed" when the paper prints it (even if
-    dptheory reconstructed its proof), else the item's provenance."""
-    item = registry.items().get(item_id)
-    if item is None or item.printed_statement:
-        return "printed"
-    return item.provenance
-
-
 def to_finding(v: Verdict) -> Finding:
     """The finding of a refuted verdict, with its item's statement provenance."""
+    from dptheory.verify.findings import provenance
     return Finding(v.item, v.id, v.summary, v.evidence, v.reproduce, v.severity or "bound",
                    v.consequence, v.root, provenance(v.item))
-
-
-def split_findings(findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
-    """(findings of the papers, merged by root cause; refutations of dptheory's own items)."""
-    paper = [f for f in findings if f.provenance not in OWN_PROVENANCE]
-    own = [f for f in findings if f.provenance in OWN_PROVENANCE]
-    return merge_findings(paper), own
 
 
 def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | Path = "dptheory-report",

@@ -29,13 +29,16 @@ import sympy as sp
 
 from dptheory import registry
 from dptheory.errors import UsageError
-from dptheory.verify.verdict import CheckResult, Finding
+from dptheory.verify.verdict import CheckResult, Finding, split_findings
 
 
 def provenance(item_id: str) -> str:
-    """The provenance of an item's statement (:func:`dptheory.verify.engine.provenance`)."""
-    from dptheory.verify.engine import provenance as _p
-    return _p(item_id)
+    """The provenance of an item's *statement*: "printed" when the paper prints it (even if
+    dptheory reconstructed its proof), else the item's provenance."""
+    item = registry.items().get(item_id)
+    if item is None or item.printed_statement:
+        return "printed"
+    return item.provenance
 
 __all__ = ["symbolic_results", "derivation_results", "hypothesis_results",
            "dimension_results", "collect", "Note"]
@@ -200,8 +203,6 @@ def collect(only: list[str] | None = None, run_checks: bool = True
     """Findings of the catalog (derivations, hypotheses, dimensions and, with
     ``run_checks``, the property checks): ``(papers' findings merged by root cause,
     refutations of dptheory's own items, notes of undecided checks)``."""
-    from dptheory.verify.engine import split_findings
-
     all_items = registry.items()
     if only:
         check_ids = {c.id for c in registry.checks()} if run_checks else set()

@@ -223,7 +223,7 @@ def regime_figures(figdir: Path, svg: bool = False) -> list[tuple[str, str]]:
     """The regime maps of :data:`REGIME_MAPS` whose items have rates, other symbols at their
     example values: ``(title, file name)`` per map drawn."""
     from dptheory.plotting import regime_map_figure
-    from dptheory.symbolic.derive import regime_map
+    from dptheory.symbolic.compare import regime_map
     from dptheory.symbolic.symbols import lookup, registered
     out = []
     items = registry.items()

@@ -15,7 +15,7 @@ in two phases:
 The space describes a *replace-one* neighbour (index ``i`` in ``0..n-1`` and a new record);
 an *add/remove* neighbour is the same space with one more index (``i = n``: add the record;
 ``i < n``: remove record i), which :func:`dptheory.sensitivity.check_sensitivity` builds.
-The recipes of ``dptheory_simulations.experiments.sensitivity`` and the public
+The sensitivity recipes of the experiments (one module per paper) and the public
 :func:`dptheory.check_sensitivity` share this code.
 """
 

@@ -224,5 +224,17 @@ def merge_findings(findings: list[Finding]) -> list[Finding]:
     return sorted(out, key=lambda f: (SEVERITY_RANK[f.severity], f.id, f.check))
 
 
+#: Provenances of dptheory's own statements (not printed by a paper): their refutations are
+#: kept apart from the papers' findings.
+OWN_PROVENANCE = ("corrected", "reconstructed", "reconstructed-constants-unknown")
+
+
+def split_findings(findings: list[Finding]) -> tuple[list[Finding], list[Finding]]:
+    """(findings of the papers, merged by root cause; refutations of dptheory's own items)."""
+    paper = [f for f in findings if f.provenance not in OWN_PROVENANCE]
+    own = [f for f in findings if f.provenance in OWN_PROVENANCE]
+    return merge_findings(paper), own
+
+
 __all__ = ["VERDICTS", "SEVERITIES", "CLAIMS", "LEGACY", "CheckResult", "Check", "Finding",
-           "merge_findings"]
+           "merge_findings", "OWN_PROVENANCE", "split_findings"]

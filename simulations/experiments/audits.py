@@ -1,4 +1,8 @@
-"""Empirical privacy audits of every private algorithm of the five papers (issues 7, 11).
+"""The audit engine: empirical privacy audits of the papers' private algorithms (issues 7, 11).
+
+The setups (objective, n, steps, noise parameter) and the claims audited live in each
+paper's module (``AUDITS``, ``AUDIT_CLAIMS``), which builds its recipes with
+:func:`audit_recipes`.
 
 Each private algorithm of ``dptheory algorithms`` gets two recipes (check ``audit``):
 
@@ -8,7 +12,8 @@ Each private algorithm of ``dptheory algorithms`` gets two recipes (check ``audi
   runs per neighbour at the sharpest setting the algorithm allows (T = 1 or 2, full batches).
 
 **Where the claims live.** Each algorithm is audited at a claim inside its theorem's stated
-range (:data:`CLAIMS`): eps = 1, delta = 1e-3 by default; eps = 0.9 for wang2020 (DP-STR's
+range: :data:`CLAIM`, eps = 1, delta = 1e-3, by default (a paper's module gives others in its
+``AUDIT_CLAIMS``); eps = 0.9 for wang2020 (DP-STR's
 Theorem 3 needs eps < 1); tran2022 Algorithm 1 at eps = 1.5, delta = 0.3, where Theorem 4's
 printed condition delta >= e^-eps holds.
 
@@ -311,55 +316,13 @@ def _close(a: dict, b: dict) -> bool:
         return False
 
 
-# ------------------------------------------------------------------------ per-algorithm setups
-_RR = ("robust-regression", {"d": 3})
-_PL = ("pl-nonconvex", {"d": 8})
-_COSH = ("cosh-generalized-smooth", {"d": 3})
-_HUBER = ("huber-ridge", {"d": 3})
-_LNC = ("logistic-nonconvex-reg", {"d": 3})
-
-# algorithm -> objective, n, quick params, full params, noise override name.
-# Worst case for a final-iterate audit: as few steps as the algorithm allows and full batches
-# (the release is then close to one Gaussian mechanism, nothing is lost to subsampling or to
-# averaging over iterates). Quick: T of a few steps (one for the costly trust-region
-# methods); full: the sharpest setting, T = 1 where allowed, and more runs.
-_Z21 = {"eta": 0.1, "B": 32}
-SETUPS: dict[str, dict[str, Any]] = {
-    "zhang2021.alg2": dict(obj=_PL, n=8, quick={"eta": 0.05, "T": 3, "B": 8},
-                           full={"eta": 0.05, "T": 1, "B": 8}, noise="pi"),
-    **{a: dict(obj=_PL, n=8, quick={"eta0": 0.05, "T0": 1, "K": 2, "B": 8},
-               full={"eta0": 0.05, "T0": 1, "K": 1, "B": 8}, noise="pi")
-       for a in ("zhang2021.alg1", "zhang2021.dpages")},
-    **{a: dict(obj=_RR, n=32, quick={**_Z21, "T": 3}, full={**_Z21, "T": 1}, noise="pi")
-       for a in ("zhang2021.dpsgd-const", "zhang2021.dpsgd-c-t", "zhang2021.dpsgd-c-sqrt-t",
-                 "zhang2021.dpsgdm-const", "zhang2021.dpsgdem-const")},
-    **{a: dict(obj=_RR, n=8, quick={"T": 8, "eta": 0.1}, full={"T": 2, "eta": 0.1},
-               noise="sigma") for a in ("tran2022.alg1", "tran2022.alg2")},
-    "yang2022.alg1": dict(obj=_COSH, n=32, quick={"T": 3, "B": 32, "eta": 0.1},
-                          full={"T": 1, "B": 32, "eta": 0.1}, noise="sigma"),
-    "yang2022.dpsgd": dict(obj=_COSH, n=32, quick={"T": 3, "B": 32, "eta": 0.1, "C": 1.0},
-                           full={"T": 1, "B": 32, "eta": 0.1, "C": 1.0}, noise="sigma"),
-    **{a: dict(obj=_LNC, n=32, quick={"T": 1}, full={"T": 1}, noise="sigma")
-       for a in ("wang2020.alg1", "wang2020.alg2", "wang2020.dpgd")},
-    "zhang2017.alg1": dict(obj=_HUBER, n=32, quick={"T": 3}, full={"T": 1},
-                           noise="noise_scale"),
-    # K = n^2 rounds as printed (the output round is uniform on 1..K)
-    "zhang2017.alg2": dict(obj=_HUBER, n=16, quick={}, full={}, noise="noise_scale"),
-    "zhang2017.bst14": dict(obj=_HUBER, n=32, quick={"T": 3, "m": 8}, full={"T": 1, "m": 8},
-                            noise="noise_scale"),
-}
-
+# ------------------------------------------------------------------------ recipes
 QUICK_RUNS, QUICK_BLOCK = 8000, 8000
 FULL_RUNS, FULL_BLOCK = 16384, 4096
 PILOT_RUNS = 0             # > 0: score along a discriminant direction fitted on pilot runs
-#: the claim audited, inside each theorem's stated range: (eps, delta)
+#: the claim audited by default, inside each theorem's stated range: (eps, delta); a paper's
+#: module gives another where its theorem's range excludes this one (``claims``)
 CLAIM = (1.0, 1e-3)
-CLAIMS: dict[str, tuple[float, float]] = {
-    # wang2020 Theorem 3 (DP-STR): 0 < eps < 1; the same claim for its siblings
-    **{a: (0.9, 1e-3) for a in ("wang2020.alg1", "wang2020.alg2", "wang2020.dpgd")},
-    # tran2022 Theorem 4: delta >= exp(-eps) (printed); e^-1.5 = 0.22 <= 0.3
-    "tran2022.alg1": (1.5, 0.3),
-}
 
 
 def _privacy_item(alg_id: str) -> str:
@@ -368,17 +331,25 @@ def _privacy_item(alg_id: str) -> str:
     return alg.privacy_theorem or alg.theorem or alg_id
 
 
-def _recipes() -> list[Recipe]:
+def audit_recipes(setups: dict[str, dict[str, Any]],
+                  claims: dict[str, tuple[float, float]] | None = None) -> list[Recipe]:
+    """The two audit recipes (quick and full) of every algorithm of a paper.
+
+    ``setups`` maps an algorithm id to its audit setup: ``obj`` (family, parameters), ``n``,
+    the ``quick`` and ``full`` parameters and ``noise`` (the name of the noise parameter the
+    planted twin scales); ``claims`` maps an algorithm id to the (eps, delta) audited where
+    it is not :data:`CLAIM`.
+    """
     out = []
-    for alg_id, s in SETUPS.items():
+    for alg_id, s in setups.items():
         item = _privacy_item(alg_id)
         obj, op = s["obj"]
-        eps, delta = CLAIMS.get(alg_id, CLAIM)
+        eps, delta = (claims or {}).get(alg_id, CLAIM)
         base = {"algorithm": alg_id, "objective": obj, "objective_params": op,
                 "eps": eps, "delta": delta, "data_seed": 0, "noise_param": s["noise"]}
         out.append(Recipe(
             id=f"{item}:audit-quick-{alg_id}", item=item, check="audit",
-            cell="dptheory_simulations.experiments.audits:audit_cell",
+            cell=f"{__name__}:audit_cell",
             sweep={"calibration": ["paper", "twin"]},
             fixed={**base, "n": s["n"], "params": s["quick"]}, reps=QUICK_RUNS,
             block=QUICK_BLOCK, metric="epsilon lower bound",
@@ -387,25 +358,13 @@ def _recipes() -> list[Recipe]:
                         "worst-case canary, planted twin at twice the claim)", quick=True))
         out.append(Recipe(
             id=f"{item}:audit-{alg_id}", item=item, check="audit",
-            cell="dptheory_simulations.experiments.audits:audit_cell",
+            cell=f"{__name__}:audit_cell",
             sweep={"calibration": ["paper", "tight", "twin"]},
             fixed={**base, "n": s["n"], "params": s["full"]}, reps=FULL_RUNS,
             block=FULL_BLOCK, reps_full=FULL_RUNS, metric="epsilon lower bound",
             description=f"many-runs membership audit of {alg_id} ({FULL_RUNS} runs per "
                         "neighbour)", quick=False))
     return out
-
-
-RECIPES: list[Recipe] = _recipes()
-
-
-def recipe_for(alg_id: str, *, quick: bool = True) -> Recipe:
-    """The audit recipe of ``alg_id``: the quick one, or with ``quick=False`` the full one;
-    ``ValueError`` when it has none."""
-    for r in RECIPES:
-        if r.fixed["algorithm"] == alg_id and r.quick == quick:
-            return r
-    raise ValueError(f"no audit recipe for algorithm {alg_id!r}")
 
 
 # ------------------------------------------------------------------------ planted bugs

@@ -5,7 +5,7 @@ must not depend on the private data unless the privacy analysis accounts for it:
 accountants see only the noise. For every private algorithm of the five papers, the check
 runs the algorithm's own parameter resolution on two neighbouring datasets (replace-one,
 the audits' worst-case canary pair) and reports every parameter that differs, with the
-formula it comes from and whose formula it is (:data:`FORMULAS`):
+formula it comes from and whose formula it is (each paper module's ``HYPERPARAMETERS``):
 
 * ``paper``: the paper's own setting makes a hyper-parameter data-dependent while its
   privacy theorem treats it as public -> ``refuted`` (severity ``hypothesis``); whether the
@@ -33,7 +33,7 @@ import numpy as np
 
 from dptheory.verify import Check, CheckResult
 
-__all__ = ["FORMULAS", "HYPER", "CHEAP", "resolve_on_neighbours", "checks"]
+__all__ = ["HYPER", "CHEAP", "resolve_on_neighbours", "checks"]
 
 #: parameters that set the release (step sizes, step counts, batch, clipping, regulariser)
 HYPER = ("T", "K", "T0", "B", "m", "eta", "eta0", "r", "C", "clip", "S_size", "T_size",
@@ -45,50 +45,11 @@ CHEAP = {"T": 2, "T0": 1, "K": 1, "rounds": 4}
 #: their T is resolved by default too (it is small there)
 KEEP_DEFAULT = {"tran2022": ("T",)}
 
-# (algorithm id or paper prefix, parameter) -> (formula, provenance, parameter it feeds)
-FORMULAS: dict[tuple[str, str], tuple[str, str, str]] = {
-    ("zhang2017.alg2", "eta"): (
-        "eta_k = min{1/beta, D_F/(sigma n)}, D_F = sqrt(2 (F(w0, S) - F*)/beta) (Theorem 5)",
-        "paper", "eta"),
-    ("zhang2017.alg2", "D_F"): ("D_F = sqrt(2 (F(w0, S) - F*)/beta) (Theorem 5)", "paper", "eta"),
-    ("zhang2017.alg2", "F_star"): ("F* = min F(., S) (Theorem 5)", "paper", "eta"),
-    ("wang2020.alg1", "T_setting"): (
-        "T = 6 sqrt(rho) Delta/alpha^1.5, Delta = F(w0) - min F (Theorem 2); the noise "
-        "variances are proportional to T", "paper", "T and the noise"),
-    ("wang2020.alg1", "Delta"): ("Delta = F(w0) - min F (Theorem 2)", "paper", "T"),
-    ("wang2020.alg2", "T_setting"): (
-        "T = 6 sqrt(rho) Delta/alpha^1.5, Delta = F(w0) - min F (Theorem 4); the Hessian "
-        "noise variance is proportional to T", "paper", "T and the noise"),
-    ("wang2020.alg2", "Delta"): ("Delta = F(w0) - min F (Theorem 4)", "paper", "T"),
-    ("wang2020.dpgd", "T_setting"): (
-        "T = ceil(2 M Delta/alpha^2), Delta = F(w0) - min F (dptheory's reading of the "
-        "baseline [28])", "dptheory", "T and the noise"),
-    ("wang2020.dpgd", "Delta"): ("Delta = F(w0) - min F", "dptheory", "T"),
-    ("zhang2017.alg1", "T_setting"): (
-        "T of Theorem 2/3 with D = the certified bound on the data's minimiser (the paper "
-        "takes D as a known bound)", "dptheory", "T and, in the convex case, the noise"),
-    ("zhang2017.alg1", "D"): ("D = bound on ||w*|| certified on the data", "dptheory", "T"),
-    ("zhang2017.bst14", "D"): ("D = bound on ||w*|| certified on the data (reported only)",
-                               "dptheory", "nothing released"),
-    ("yang2022", "eta"): ("(4)/(8): eta = sqrt(D_f/(T L0 (1 + sigma^2 d/B^2))), D_f = F(w0) - "
-                          "inf F (reconstructed: the paper's formulas are stripped)",
-                          "reconstructed", "eta"),
-    ("yang2022", "D_f"): ("D_f = F(w0) - (certified lower bound of min F)", "reconstructed",
-                          "eta"),
-    ("yang2022", "r"): ("r = 2 tau0/(1 - tau1), tau0 of the data (dptheory's choice, "
-                        "mirroring C)", "dptheory", "the normalisation"),
-    ("yang2022", "C"): ("C = 2 tau0/(1 - tau1) (threshold of Lemma A.5), tau0 of the data",
-                        "reconstructed", "the clipping"),
-    ("yang2022", "M"): ("M = 2 tau0/(1 - tau1)", "dptheory", "r and C"),
-    ("yang2022", "tau0"): ("tau0 = affine-deviation constant certified on the data",
-                           "dptheory", "r and C"),
-}
-
-
 def _formula(alg_id: str, key: str) -> tuple[str, str, str]:
+    from dptheory_simulations.experiments import HYPERPARAMETERS
     for k in ((alg_id, key), (alg_id.split(".")[0], key)):
-        if k in FORMULAS:
-            return FORMULAS[k]
+        if k in HYPERPARAMETERS:
+            return HYPERPARAMETERS[k]
     return ("not catalogued", "unknown", "unknown")
 
 
@@ -144,19 +105,20 @@ def _selftest() -> bool:
 
 
 # ------------------------------------------------------------------------ checks
-#: families whose certified constants the default settings need, where the audit's differ
-#: (zhang2021's Thm 3.2 settings need mu and theta)
-RESOLUTION_FAMILIES = {"zhang2021": (("pl-nonconvex", {"d": 8}), 8)}
-
-
 def _check(alg_id: str) -> CheckResult:
-    from dptheory_simulations.experiments.audits import CLAIM, CLAIMS, SETUPS, _setup
-    s = SETUPS[alg_id]
-    (obj_name, op), n = RESOLUTION_FAMILIES.get(alg_id.split(".")[0], (s["obj"], s["n"]))
+    import importlib
+
+    from dptheory_simulations.experiments import AUDIT_CLAIMS, AUDITS
+    from dptheory_simulations.experiments.audits import CLAIM, _setup
+    s = AUDITS[alg_id]
+    # a paper whose default settings need constants the audit's family lacks names another
+    # (zhang2021's Theorem 3.2 settings need mu and theta)
+    paper = importlib.import_module(f"dptheory_simulations.experiments.{alg_id.split('.')[0]}")
+    (obj_name, op), n = getattr(paper, "RESOLUTION_FAMILY", (s["obj"], s["n"]))
     cell = {"algorithm": alg_id, "objective": obj_name, "objective_params": op, "n": n,
             "data_seed": 0, "params": {}}
     alg, obj, d_in, d_out, _, can, _ = _setup(cell)
-    eps, delta = CLAIMS.get(alg_id, CLAIM)
+    eps, delta = AUDIT_CLAIMS.get(alg_id, CLAIM)
     try:
         got = resolve_on_neighbours(alg, obj, d_in, d_out, eps=eps, delta=delta)
     except ValueError as exc:
@@ -213,10 +175,10 @@ def _check(alg_id: str) -> CheckResult:
 def checks() -> list[Check]:
     """One check per private algorithm of the simulators."""
     from dptheory_simulations.algorithms import ALGORITHMS
-    from dptheory_simulations.experiments.audits import SETUPS
+    from dptheory_simulations.experiments import AUDITS
     out = []
     for alg_id, alg in ALGORITHMS.items():
-        if not alg.private or alg_id not in SETUPS:
+        if not alg.private or alg_id not in AUDITS:
             continue
         item = alg.privacy_theorem or alg.theorem or alg_id
         out.append(Check(id=f"{item}:data-independent-params-{alg_id}", item=item,

@@ -37,13 +37,13 @@ def test_sensitivity_values(key, values, expected):
 
 
 def test_checks_read_the_catalog():
-    from dptheory_simulations.experiments import sensitivity as mod
+    from dptheory_simulations.experiments import yang2022
     from dptheory_simulations.objectives import get as get_objective
     obj = get_objective("robust-regression", d=3)
     data = obj.make_data(16, 0)
     # the per-step bounds are the catalog's (values by hand: 2C, 2)
-    assert mod._per_step_bound("clip", obj, data, {"C": 0.25}, None) == 0.5
-    assert mod._per_step_bound("normalize", obj, data, {}, None) == 2.0
+    assert yang2022.per_step_bound("clip", obj, data, {"C": 0.25}, None) == 0.5
+    assert yang2022.per_step_bound("normalize", obj, data, {}, None) == 2.0
 
 
 def test_missing_value_is_named():

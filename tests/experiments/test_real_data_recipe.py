@@ -17,13 +17,13 @@ import pytest
 from dptheory import cli
 from dptheory.verify.recipe import missing
 from dptheory_simulations.datasets import named as N
-from dptheory_simulations.experiments import utility as U
+from dptheory_simulations.experiments import cells, zhang2017
 from dptheory_simulations.experiments.zhang2017_table3 import _prepared
 
 from ..datasets.fixtures import credit_standin
 
 RID = "zhang2017.thm2.approx:slope-inv-eps-credit"
-R = next(r for r in U.RECIPES if r.id == RID)
+R = next(r for r in zhang2017.RECIPES if r.id == RID)
 
 
 @pytest.fixture
@@ -62,11 +62,11 @@ def test_cell_noise_and_bound_by_hand(credit):
     Delta = 5 L (1 + beta/mu)/(n beta), s = sqrt(2 log(2/delta)) Delta/eps, and the printed
     bound (beta/2) exp(-2 mu beta T/(mu+beta)^2) D^2 + 50 L^2 (mu+beta)^2 d(d+1)/(n^2 eps^2
     mu^2 beta), at eps = 1/inv_eps and the data's n = 200, d = 32."""
-    out = U.zhang2017_alg1_excess(_cell(4.0))
-    obj, data = U._objective(_cell(4.0), None)
+    out = zhang2017.alg1_excess(_cell(4.0))
+    obj, data = zhang2017.real_data_objective(_cell(4.0))
     assert (data.n, data.d) == (200, 32)
     assert float(np.max(np.linalg.norm(data.X, axis=1))) <= 1 + 1e-12   # rows in the unit ball
-    c = U.constants(obj, data)
+    c = cells.constants(obj, data)
     G, beta, mu, D = c["G"], c["beta"], c["mu"], c["D"]
     assert mu == 0.1
     n, d, eps, delta = 200, 32, 0.25, 1e-3
@@ -81,10 +81,10 @@ def test_cell_noise_and_bound_by_hand(credit):
 
 
 def test_cell_is_deterministic_and_block_invariant(credit):
-    one = U.zhang2017_alg1_excess(_cell(2.0, reps=6))
-    again = U.zhang2017_alg1_excess(_cell(2.0, reps=6))
-    a = U.zhang2017_alg1_excess({**_cell(2.0, reps=3)})
-    b = U.zhang2017_alg1_excess({**_cell(2.0, reps=3), "first_replicate": 3})
+    one = zhang2017.alg1_excess(_cell(2.0, reps=6))
+    again = zhang2017.alg1_excess(_cell(2.0, reps=6))
+    a = zhang2017.alg1_excess({**_cell(2.0, reps=3)})
+    b = zhang2017.alg1_excess({**_cell(2.0, reps=3), "first_replicate": 3})
     assert json.dumps(one, sort_keys=True) == json.dumps(again, sort_keys=True)
     # equal up to float64 rounding: a 3-row and a 6-row batch reduce in a different order
     # (the same rtol as tests/experiments/test_utility.py's block invariance)

@@ -9,7 +9,12 @@ import numpy as np
 import pytest
 
 from dptheory.verify.recipe import load_cell_function
+import dptheory_simulations.experiments as experiments
 from dptheory_simulations.experiments import sensitivity as sens
+from dptheory_simulations.experiments import tran2022, zhang2017
+
+#: the sensitivity recipes of every paper
+RECIPES = [r for r in experiments.RECIPES if r.check == "sensitivity"]
 from dptheory_simulations.objectives import get as get_objective
 
 SMALL = {"examples": 6, "starts": 1, "maxfev": 20}
@@ -21,7 +26,7 @@ def _first_cell(recipe):
     return cell
 
 
-@pytest.mark.parametrize("recipe", sens.RECIPES, ids=lambda r: r.id)
+@pytest.mark.parametrize("recipe", RECIPES, ids=lambda r: r.id)
 def test_cells_follow_contract_and_are_deterministic(recipe):
     assert recipe.check == "sensitivity"
     f = load_cell_function(recipe.cell)
@@ -38,9 +43,9 @@ def test_cells_follow_contract_and_are_deterministic(recipe):
 
 def test_recipe_ids_unique_and_items_exist():
     from dptheory import registry
-    ids = [r.id for r in sens.RECIPES]
+    ids = [r.id for r in RECIPES]
     assert len(ids) == len(set(ids))
-    for r in sens.RECIPES:
+    for r in RECIPES:
         registry.get(r.item)
 
 
@@ -57,7 +62,7 @@ def test_gd_final_matches_quadratic_closed_form():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(10, 3))
     eta, T = 0.3, 7
-    w, _ = sens.gd_final(_Mean(), X, np.zeros(10), T, eta)
+    w, _ = zhang2017.gd_final(_Mean(), X, np.zeros(10), T, eta)
     np.testing.assert_allclose(w, (1 - (1 - eta) ** T) * X.mean(0), rtol=1e-12)
 
 
@@ -69,12 +74,12 @@ def test_search_finds_quadratic_gd_sensitivity():
     n, eta, T = 8, 0.5, 5
     Xr = float(np.max(np.linalg.norm(X, axis=1)))
     obj = _Mean()
-    wS, _ = sens.gd_final(obj, X, np.zeros(n), T, eta)
+    wS, _ = zhang2017.gd_final(obj, X, np.zeros(n), T, eta)
 
     def score(c):
         Xp = X.copy()
         Xp[c["i"]] = c["x"]
-        return float(np.linalg.norm(sens.gd_final(obj, Xp, np.zeros(n), T, eta)[0] - wS))
+        return float(np.linalg.norm(zhang2017.gd_final(obj, Xp, np.zeros(n), T, eta)[0] - wS))
 
     space = sens.NeighbourSpace(n=n, d=3, x_radius=Xr, labels=(0.0,))
     res = sens.search_neighbours(score, space, seed=5, examples=30, starts=3, maxfev=300)
@@ -84,8 +89,8 @@ def test_search_finds_quadratic_gd_sensitivity():
 
 
 def test_lemma2_bound_is_catalog_expression():
-    cell = _first_cell(sens.RECIPES[0])
-    out = sens.cell_gd(cell)
+    cell = _first_cell(RECIPES[0])
+    out = zhang2017.gd_sensitivity(cell)
     w = out["worst"]
     assert math.isclose(out["bound"], 3 * w["G"] * w["T"] * w["eta"] / w["n"], rel_tol=1e-12)
     assert math.isclose(w["eta"], 1 / w["beta"], rel_tol=1e-12)
@@ -101,9 +106,9 @@ def test_clip_sensitivity_two_c_attained_by_constructed_pair():
     C = 0.5 * float(np.linalg.norm(g))
     # at w = 0 the gradient is phi'(-b) a with phi' odd: (a, -b) gives the opposite gradient
     cand = {"i": i, "x": data.X[i].copy(), "y": -float(data.y[i]), "w": w}
-    v = sens._per_step_value("clip", obj, data, cand, {"C": C})
+    v = sens.per_step_value("clip", obj, data, cand, {"C": C})
     assert math.isclose(v, 2 * C, rel_tol=1e-9)
-    v = sens._per_step_value("normalize", obj, data, cand, {"r": 0.1})
+    v = sens.per_step_value("normalize", obj, data, cand, {"r": 0.1})
     gn = float(np.linalg.norm(g))
     assert math.isclose(v, 2 * gn / (gn + 0.1), rel_tol=1e-9)
 
@@ -117,18 +122,18 @@ def test_grad_sensitivity_closed_form_logistic():
     s = lambda m: 1 / (1 + np.exp(-m))
     g = lambda x, y: -y * s(-y * x @ w) * x
     exact = np.linalg.norm(g(data.X[2], data.y[2]) - g(x2, y2)) / 5
-    v = sens._per_step_value("grad", obj, data, {"i": 2, "x": x2, "y": y2, "w": w}, {})
+    v = sens.per_step_value("grad", obj, data, {"i": 2, "x": x2, "y": y2, "w": w}, {})
     assert math.isclose(v, exact, rel_tol=1e-9)
 
 
 # ---------------------------------------------------------------- tree nodes
 def test_dyadic_nodes_and_node_differences_brute_force():
-    nodes = sens.dyadic_nodes(8)
+    nodes = tran2022.dyadic_nodes(8)
     assert len(nodes) == 8 + 4 + 2 + 1
     rng = np.random.default_rng(2)
     gD, gP = rng.normal(size=(8, 2)), rng.normal(size=(8, 2))
     a = 0.25
-    got = sens.node_differences(gD, gP, a, nodes)
+    got = tran2022.node_differences(gD, gP, a, nodes)
     for k, (y, z) in enumerate(nodes):
         tot = sum(a * (1 - a) ** (z - t) * (gD[t - 1] - gP[t - 1]) for t in range(y, z + 1))
         assert math.isclose(got[k], float(np.linalg.norm(tot)), rel_tol=1e-12, abs_tol=1e-15)
@@ -141,9 +146,9 @@ def test_alg1_recursion_matches_run_alg1_trajectory():
     N, T, alpha, eta = 4, 16, 0.25, 0.1
     run = get("tran2022.alg1")(obj, data, eps=1.0, delta=1e-5, reps=1, seed=11,
                                 first_replicate=2, T=T, alpha=alpha, eta=eta, record=1)
-    perms, noise = sens._alg1_streams(11, 2, N, T, 3, alpha, run.noise["node_std"],
+    perms, noise = tran2022._alg1_streams(11, 2, N, T, 3, alpha, run.noise["node_std"],
                                       run.params["depth"])
-    _, ws = sens.alg1_gradients(obj, data.X, data.y, perms, noise, T, eta, alpha)
+    _, ws = tran2022.alg1_gradients(obj, data.X, data.y, perms, noise, T, eta, alpha)
     np.testing.assert_allclose(ws, run.trajectory["w"][0], rtol=1e-10, atol=1e-12)
 
 
@@ -155,7 +160,7 @@ def test_printed_node_bound_is_zero_on_leaves_but_leaf_sensitivity_is_not():
     gD = np.zeros((4, 1))
     gP = np.zeros((4, 1))
     gD[2], gP[2] = 1.0, -1.0
-    d = sens.node_differences(gD, gP, 0.125, [(3, 3)])
+    d = tran2022.node_differences(gD, gP, 0.125, [(3, 3)])
     assert math.isclose(d[0], 2 * 0.125, rel_tol=1e-12)
 
 

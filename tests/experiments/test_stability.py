@@ -9,8 +9,12 @@ import numpy as np
 import pytest
 
 from dptheory.verify.recipe import load_cell_function
-from dptheory_simulations.experiments import stability as stab
+import dptheory_simulations.experiments as experiments
+from dptheory_simulations.experiments import zhang2021 as stab
 from dptheory_simulations.objectives import get as get_objective
+
+#: the stability recipes of every paper
+_STABILITY = [r for r in experiments.RECIPES if r.check == "stability"]
 
 
 def _cell(recipe, **over):
@@ -19,7 +23,7 @@ def _cell(recipe, **over):
     return cell
 
 
-@pytest.mark.parametrize("recipe", stab.RECIPES, ids=lambda r: r.id)
+@pytest.mark.parametrize("recipe", _STABILITY, ids=lambda r: r.id)
 def test_cells_follow_contract_and_are_deterministic(recipe):
     assert recipe.check == "stability"
     f = load_cell_function(recipe.cell)
@@ -31,7 +35,7 @@ def test_cells_follow_contract_and_are_deterministic(recipe):
 
 
 def test_blocks_pool_like_one_run():
-    rec = stab.RECIPES[0]
+    rec = _STABILITY[0]
     f = load_cell_function(rec.cell)
     whole = f(_cell(rec, reps=4, first_replicate=0))
     parts = f(_cell(rec, reps=2, first_replicate=0))["samples"] + \

@@ -6,7 +6,6 @@ deterministic and block-invariant; some bounds are checked against hand derivati
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 
@@ -15,11 +14,13 @@ import pytest
 
 import dptheory_simulations.experiments as experiments
 from dptheory.verify.recipe import CHECK_KINDS, Recipe, load_cell_function
-from dptheory_simulations.experiments import utility as U
+from dptheory_simulations.experiments import cells as U
+from dptheory_simulations.experiments import yang2022, zhang2017
 
 from ..datasets.fixtures import credit_standin
 
-RECIPES = U.RECIPES
+#: the bound and slope recipes of every paper
+RECIPES = [r for r in experiments.RECIPES if r.check in ("bound", "slope")]
 
 
 def _cell(r: Recipe, *, reps: int = 2, first: int = 0, point=None, seed: int = 123) -> dict:
@@ -66,32 +67,28 @@ def test_catalog_items_exist():
         registry.get(r.item)
 
 
-def test_package_gathers_utility_recipes():
-    ids = {r.id for r in experiments.RECIPES}
-    assert {r.id for r in RECIPES} <= ids
+def test_one_module_per_paper():
+    """Issue 20: every recipe lives in the module of its paper, and no module holds two
+    papers' cell functions (a cell function lives in its recipe's paper module or in an
+    engine that knows no paper)."""
+    engines = {"cells", "sensitivity", "audits", "hyperparams"}
+    names = [m.__name__.rsplit(".", 1)[1] for m in experiments.PAPERS]
+    assert names == ["zhang2017", "tran2022", "yang2022", "wang2020", "zhang2021"]
+    for module in experiments.PAPERS:
+        paper = module.__name__.rsplit(".", 1)[1]
+        assert module.RECIPES, paper
+        for r in module.RECIPES:
+            assert r.item.split(".")[0] == paper, (paper, r.id)
+            where = r.cell.partition(":")[0].rsplit(".", 1)[1]
+            assert where == paper or where in engines, (paper, r.id, r.cell)
+    assert [r.id for r in experiments.RECIPES] == [r.id for m in experiments.PAPERS
+                                                   for r in m.RECIPES]
 
 
-def test_gather_skips_only_missing_submodule(monkeypatch):
-    real = importlib.import_module
-
-    def fake(name, *a, **k):
-        if name == "dptheory_simulations.experiments.audits":
-            raise ModuleNotFoundError("no audits", name=name)
-        if name == "dptheory_simulations.experiments.stability":
-            return type("M", (), {"RECIPES": []})
-        return real(name, *a, **k)
-
-    monkeypatch.setattr(importlib, "import_module", fake)
-    got = experiments._gather()
-    assert {r.id for r in RECIPES} <= {r.id for r in got}
-
-    def broken(name, *a, **k):
-        if name == "dptheory_simulations.experiments.audits":
-            raise ModuleNotFoundError("inner", name="some_missing_dependency")
-        return real(name, *a, **k)
-
-    monkeypatch.setattr(importlib, "import_module", broken)
-    with pytest.raises(ModuleNotFoundError):
+def test_gather_refuses_duplicate_ids(monkeypatch):
+    first = experiments.PAPERS[0]
+    monkeypatch.setattr(first, "RECIPES", first.RECIPES + first.RECIPES[:1])
+    with pytest.raises(ValueError, match="duplicate recipe ids"):
         experiments._gather()
 
 
@@ -188,8 +185,8 @@ def test_zhang2017_thm2_eps_cell_bound_by_hand():
     Delta = 5 L (1 + beta/mu)/(n beta)."""
     r = next(x for x in RECIPES if x.id == "zhang2017.thm2.eps:bound-n")
     cell = _cell(r, point=256)
-    out = U.zhang2017_alg1_excess(cell)
-    obj, data = U._objective(cell, 256)
+    out = zhang2017.alg1_excess(cell)
+    obj, data = U.objective_and_data(cell, 256)
     c = U.constants(obj, data)
     G, beta, mu, D, d, n, eps = c["G"], c["beta"], c["mu"], c["D"], data.d, 256, 1.0
     T = out["params"]["T"]
@@ -209,7 +206,7 @@ def test_lemmaA5_h_and_collinear_expectation_by_hand():
     # collinear law: g = x +- a with a = tau0 + tau1 x = 2.5, so clip(5.5) = 4 and clip(0.5) =
     # 0.5: E<grad f, clip(g)> = (3*4 + 3*0.5)/2 = 6.75
     r = next(x for x in RECIPES if x.id == "yang2022.lemmaA.5:bound-x-collinear")
-    out = U.yang2022_first_order(_cell(r, reps=16, point=3.0))
+    out = yang2022.first_order(_cell(r, reps=16, point=3.0))
     s = np.asarray(out["samples"])
     assert out["bound"] == pytest.approx(h) and out["direction"] == "lower"
     assert out["trivial"] == pytest.approx(-3.0 * 4.0)       # -x C: smallest possible value
@@ -225,7 +222,7 @@ def test_lemmaA3_h_small_branch_by_hand():
 
 def test_gd_ratio_cell_uses_lemma8_rhs():
     r = next(x for x in RECIPES if x.id == "zhang2017.lemma8:bound-T")
-    out = U.zhang2017_gd_ratio(_cell(r, reps=3, point=4))
+    out = zhang2017.gd_ratio(_cell(r, reps=3, point=4))
     beta = out["params"]["beta"]
     assert out["bound"] == 1.0
     for ratio, ex, rhs in zip(out["samples"], out["excess"], out["rhs"]):

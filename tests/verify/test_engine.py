@@ -209,3 +209,18 @@ def test_json_carries_each_verdicts_evidence(fake_recipes):
     report = json.loads((fake_recipes / "o" / "report.json").read_text())
     assert next(r for r in report["verdicts"] if r["id"] == v["id"])["evidence"]["xs"] == \
         [16, 64, 256, 1024]
+
+
+def test_cell_key_ignores_where_the_cell_function_lives():
+    """Issue 20: a store's cell key names what a cell computes, not the module of its
+    function, so moving cell functions between modules keeps stores resuming."""
+    from dptheory.store import cell_key
+    from dptheory.verify.engine import build_cells, recipes, select
+    cells = build_cells(select(recipes(), full=False, only=["zhang2017.lemma8:bound-T"]),
+                        full=False, seed=0)
+    assert cells and all(c["cell_fn"].endswith(":gd_ratio") for c in cells)
+    moved = [{**c, "cell_fn": "somewhere.else:gd_ratio"} for c in cells]
+    assert [cell_key(c) for c in cells] == [cell_key(c) for c in moved]
+    assert all("cell_fn" not in cell_key(c) for c in cells)
+    # what the cell computes still makes the key: another seed is another cell
+    assert cell_key(cells[0]) != cell_key({**cells[0], "seed": cells[0]["seed"] + 1})

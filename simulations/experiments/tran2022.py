@@ -1,0 +1,413 @@
+"""Every check dptheory runs on tran2022 (tree-aggregated DP normalized SGD with momentum:
+Algorithm 1, and the sensitivity-reduced Algorithm 2), in one place.
+
+* **Utility** — E||grad F(w_hat)|| against Theorems 6 and 9 (bound and n-slope), the
+  corrected R term of Theorem 6, the pathwise descent Lemma 5 and the tree-noise Lemma 7.
+* **Sensitivity** — tree-node sensitivities of Algorithm 1's gradient streams against
+  Proposition 13 and Theorem 4's 4 alpha G.
+* **Audits** — Algorithms 1 and 2 (:data:`AUDITS`), Algorithm 1 at Theorem 4's printed
+  range delta >= e^-eps (:data:`AUDIT_CLAIMS`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from dptheory.verify.recipe import Recipe
+from dptheory_simulations.algorithms.base import ReplicateStreams
+from dptheory_simulations.objectives import get as get_objective
+
+from .audits import audit_recipes
+from .cells import (catalog_bound, constants, floats,
+                    fmin_upper, objective_and_data, param, run_algorithm, scalar_params, utility_recipe)
+from .sensitivity import (NeighbourSpace, evaluate_item, label_space, lipschitz,
+                          record_json, replace_record, score_key, search_kw,
+                          search_neighbours, sensitivity_recipe, sub_seed)
+
+MODULE = __name__
+
+
+# ============================================================================ cells
+def grad_norm(cell: dict) -> dict:
+    """Algorithm 1 / 2 of tran2022 on a smooth family: E||grad F(w_hat)|| vs Thm 6 / 9.
+
+    ``samples``: per replicate, the exact expectation over the uniformly drawn output index,
+    (1/T) sum_t ||grad F(w_t)|| (``average=True``): an unbiased, lower-variance estimate of
+    E||grad F(w_hat)||. Bound at the certified G (BoundedGradient), L (Smooth),
+    R = F(w_1) - min F (w_1 = 0; min F by its best value found, so R is not overestimated)
+    and the T the algorithm ran.
+    """
+    n = int(param(cell, "n"))
+    obj, data = objective_and_data(cell, n)
+    res = run_algorithm(cell, cell["algorithm"], obj, data, average=True)
+    c = constants(obj, data)
+    p = res.params
+    Fgap = float(obj.F(np.zeros(data.d), data)) - fmin_upper(obj, data)
+    vals = {"n": n, "d": data.d, "eps": float(cell["eps"]), "delta": float(cell["delta"]),
+            "G": c["G_grad"], "beta": c["beta"], "Fgap": Fgap, "T": int(p["T"])}
+    return {"samples": floats(res.metrics["grad_norm_avg"]),
+            "bound": catalog_bound(cell["item"], vals),
+            "trivial": c["G_grad"], "trivial_source": "||grad F|| <= G (BoundedGradient)",
+            "grad_norm_output": floats(res.metrics["grad_norm"]),
+            "params": scalar_params(p), "Fgap": Fgap,
+            "eps_tight": float(res.privacy["tight"]["epsilon"])}
+
+
+def lemma5_path(cell: dict) -> dict:
+    """Lemma 5 pathwise: normalized SGD w_{t+1} = w_t - eta m_hat_t/||m_hat_t|| with an
+    arbitrary m_hat_t (a per-sample gradient, or with ``full_gradient`` the full gradient,
+    plus N(0, s^2 I) noise).
+
+    Per replicate: LHS = (1/T) sum_{t=1}^T ||grad F(w_t)|| (= E over a uniform output index),
+    RHS = Lemma 5 at R := F(w_1) - F(w_{T+1}) and errbar := (1/T) sum_t ||m_hat_t -
+    grad F(w_t)|| of that path. ``samples`` = LHS/RHS, ``bound`` = 1.
+    """
+    T = int(param(cell, "T"))
+    n = int(cell["n"])
+    obj, data = objective_and_data(cell, n)
+    c = constants(obj, data)
+    reps, d = int(cell["reps"]), data.d
+    eta, s = float(cell["eta"]), float(cell["noise"])
+    streams = ReplicateStreams(int(cell["seed"]), reps, int(cell["first_replicate"]))
+    W = np.zeros((reps, d))
+    F1 = np.atleast_1d(obj.F(W, data))
+    lhs = np.zeros(reps)
+    err = np.zeros(reps)
+    for _ in range(T):
+        gF = obj.grad_F(W, data)
+        lhs += np.linalg.norm(gF, axis=1)
+        idx = streams.indices(n, 1)
+        base = gF if cell.get("full_gradient") else obj.batch_grad(W, data, idx)[:, 0, :]
+        m_hat = base + s * streams.normal(d)
+        err += np.linalg.norm(m_hat - gF, axis=1)
+        nrm = np.linalg.norm(m_hat, axis=1, keepdims=True)
+        W = W - eta * np.where(nrm > 0, m_hat / np.where(nrm > 0, nrm, 1.0), 0.0)
+    FT1 = np.atleast_1d(obj.F(W, data))
+    lhs, err = lhs / T, err / T
+    rhs = np.array([catalog_bound("tran2022.lemma5", {"Fgap": float(F1[r] - FT1[r]), "T": T,
+                                                      "eta_n": eta, "beta": c["beta"],
+                                                      "tr22_errbar": float(err[r])})
+                    for r in range(reps)])
+    G = c.get("G_grad", c.get("G"))
+    return {"samples": floats(lhs / rhs), "bound": 1.0, "lhs": floats(lhs),
+            "rhs": floats(rhs), "max_ratio": float(np.max(lhs / rhs)),
+            "trivial": float(np.max(G / rhs)),
+            "trivial_source": "per replicate, LHS <= G (BoundedGradient), so LHS/RHS <= G/RHS",
+            "params": {"T": T, "eta": eta, "noise": s, "L": c["beta"]}}
+
+
+class _ZeroGradients:
+    """A view of an objective whose per-sample gradients are all 0 (constants unchanged).
+
+    Algorithm 2 run on it has m_t = 0 for every t, so its m_hat_t is exactly the privacy
+    noise m_hat_t - m_t, with the node variances of the underlying objective's G, L.
+    """
+
+    def __init__(self, base: Any) -> None:
+        self._base = base
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+    def batch_grad(self, W: Any, data: Any, idx: Any) -> np.ndarray:
+        W, idx = np.asarray(W), np.asarray(idx)
+        return np.zeros((W.shape[0], idx.shape[1], W.shape[1]))
+
+
+def lemma7_noise(cell: dict) -> dict:
+    """Noise-only Monte Carlo of Algorithm 2: ||m_hat_t - m_t|| at t = T vs Lemma 7.
+
+    Run on :class:`_ZeroGradients` (so m_t = 0 and m_hat_t is the noise alone) with the
+    Theorem 9 settings (T, eta, alpha, gamma = eta N) and the paper's node variances. The
+    bound is Lemma 7 at the certified G, L and the run's alpha, eta, T.
+    """
+    n = int(param(cell, "n"))
+    base, data = objective_and_data(cell, n)
+    obj = _ZeroGradients(base)
+    res = run_algorithm(cell, "tran2022.alg2", obj, data, record=1)
+    c = constants(base, data)
+    p = res.params
+    mh = np.asarray(res.trajectory["m_hat"])            # (reps, T, d)
+    norms = np.linalg.norm(mh, axis=2)
+    vals = {"n": n, "d": data.d, "eps": float(cell["eps"]), "delta": float(cell["delta"]),
+            "G": c["G_grad"], "beta": c["beta"], "alpha_m": float(p["alpha"]),
+            "eta_n": float(p["eta"]), "T": int(p["T"])}
+    return {"samples": floats(norms[:, -1]), "bound": catalog_bound("tran2022.lemma7", vals),
+            "max_t_norm": floats(norms.max(axis=1)), "mean_t_norm": floats(norms.mean(axis=1)),
+            "params": scalar_params(p), "gamma_le_half": bool(p["gamma"] <= 0.5),
+            "alpha_ge_1_over_N": bool(p["alpha"] >= 1.0 / n)}
+
+
+def dyadic_nodes(zmax: int) -> list[tuple[int, int]]:
+    """Every dyadic node [a 2^b + 1, (a+1) 2^b] (1-based) with z <= zmax."""
+    out = []
+    b = 0
+    while (1 << b) <= zmax:
+        size = 1 << b
+        out += [(a * size + 1, (a + 1) * size) for a in range(zmax // size)]
+        b += 1
+    return out
+
+
+def node_differences(gD: np.ndarray, gP: np.ndarray, alpha: float,
+                     nodes: list[tuple[int, int]]) -> np.ndarray:
+    """||f_[y,z](D) - f_[y,z](D')|| for each node, f_[y,z] = alpha sum_{t=y}^z (1-alpha)^{z-t} g_t
+    (``gD``, ``gP``: (T, d) gradient streams, row t-1 = step t)."""
+    diff = gD - gP
+    out = np.empty(len(nodes))
+    for k, (y, z) in enumerate(nodes):
+        wts = alpha * (1.0 - alpha) ** (z - np.arange(y, z + 1))
+        out[k] = float(np.linalg.norm(wts @ diff[y - 1:z]))
+    return out
+
+
+def _alg1_streams(seed: int, first_replicate: int, N: int, T: int, d: int, alpha: float,
+                  node_std: float, depth: int) -> tuple[list[np.ndarray], np.ndarray]:
+    """The permutations and the node-noise sequence NOISE_1..NOISE_T of ``tran2022.alg1`` for
+    one replicate, drawn exactly as ``run_alg1`` draws them (stream order: node keys, output
+    index, one permutation per epoch). Both are data-independent, so D and D' share them."""
+    from dptheory.privacy.tree import OnlineTreeAggregator
+    from dptheory_simulations.algorithms.base import ReplicateStreams
+    from dptheory_simulations.algorithms.tran2022 import _FAM_ALG1, KeyedNormals, _node_keys
+    streams = ReplicateStreams(int(seed), 1, int(first_replicate))
+    keyed = KeyedNormals(_node_keys(streams), d, _FAM_ALG1)
+    streams.uniform(1)                                   # the output index tau
+    perms = [streams.permutations(N)[0] for _ in range(T // N + 1)]
+    agg = OnlineTreeAggregator(d, T, alpha, node_std, None, 1, depth=depth,
+                               node_noise=lambda b, a: node_std * keyed(b, a))
+    noise = np.stack([agg.step()[0] for _ in range(T)])
+    return perms, noise
+
+
+def alg1_gradients(obj: Any, X: np.ndarray, y: np.ndarray, perms: list[np.ndarray],
+                   noise: np.ndarray, T: int, eta: float, alpha: float,
+                   at: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 1's recursion (w_1 = 0); returns (gradients g_t (T, d), iterates w_t (T, d)).
+    With ``at`` (T, d) the gradients are taken at those iterates instead (fixed trajectory)."""
+    N, d = X.shape[0], obj.d
+    w = np.zeros((1, d))
+    m = np.zeros(d)
+    gs = np.empty((T, d))
+    ws = np.empty((T, d))
+    for t in range(1, T + 1):
+        q, i = divmod(t - 1, N)
+        j = int(perms[q][i])
+        wt = w if at is None else at[t - 1][None, :]
+        ws[t - 1] = wt[0]
+        g = obj._grad(wt, X[j:j + 1], y[j:j + 1])[0, 0]
+        gs[t - 1] = g
+        if at is None:
+            m = (1.0 - alpha) * m + alpha * g
+            mh = m + noise[t - 1]
+            nrm = float(np.linalg.norm(mh))
+            if nrm > 0:
+                w = w - eta * mh / nrm
+    return gs, ws
+
+
+def tree_node_sensitivity(cell: dict[str, Any]) -> dict[str, Any]:
+    """tran2022 node sensitivities on Algorithm 1's gradient streams.
+
+    ``compare="printed"``: ratio to Prop. 13's per-node Delta_node (catalog expression);
+    ``compare="4alphaG"``: the node difference vs 4 alpha G (the bound Thm 4 uses).
+    ``coupling="trajectories"``: D and D' each run their own trajectory with the same
+    permutations and node noise; ``"fixed-iterates"``: both streams at D's iterates.
+    alpha = 1/N (Prop. 13's boundary), T = 4N, eta = 1/sqrt(N T), node noise of the paper
+    calibration (``sigma=0`` in ``fixed`` turns it off).
+    """
+    from dptheory_simulations.algorithms import get as get_algorithm
+    N = int(cell["point"].get("N", cell.get("N", 8)))
+    compare = cell.get("compare", "printed")
+    coupling = cell.get("coupling", "trajectories")
+    if compare not in ("printed", "4alphaG") or coupling not in ("trajectories", "fixed-iterates"):
+        raise ValueError(f"compare must be printed|4alphaG and coupling trajectories|"
+                         f"fixed-iterates, got {compare!r}, {coupling!r}")
+    obj = get_objective(cell.get("family", "robust-regression"), **cell.get("family_params", {}))
+    T = 4 * N
+    alpha = float(cell.get("alpha_factor", 1.0)) / N
+    eta = 1.0 / math.sqrt(N * T)
+    nodes = dyadic_nodes(T)
+    samples, best = [], None
+    for r in range(int(cell["reps"])):
+        data = obj.make_data(N, sub_seed(cell, r, 0))
+        G = lipschitz(obj, data)
+        run = get_algorithm("tran2022.alg1")(obj, data, eps=float(cell.get("eps", 1.0)),
+                                             delta=float(cell.get("delta", 1e-5)), reps=1,
+                                             seed=int(cell["seed"]), T=T, alpha=alpha, eta=eta,
+                                             **({"sigma": float(cell["sigma"])} if "sigma" in cell else {}))
+        node_std, depth = float(run.noise["node_std"]), int(run.params["depth"])
+        perms, noise = _alg1_streams(int(cell["seed"]), int(cell.get("first_replicate", 0)) + r,
+                                     N, T, obj.d, alpha, node_std, depth)
+        gD, wD = alg1_gradients(obj, data.X, data.y, perms, noise, T, eta, alpha)
+        if compare == "printed":
+            bnodes = np.array([evaluate_item("tran2022.prop13", "node", yI=y, zI=z, n=N,
+                                             alpha_m=alpha, G=G) for (y, z) in nodes])
+        else:
+            bnodes = np.full(len(nodes), evaluate_item("tran2022.thm4", "node",
+                                                       alpha_m=alpha, G=G))
+
+        def diffs(c: dict[str, Any]) -> np.ndarray:
+            Xp, yp = replace_record(data, c["i"], c["x"], c["y"])
+            gP, _ = alg1_gradients(obj, Xp, yp, perms, noise, T, eta, alpha,
+                                   at=wD if coupling == "fixed-iterates" else None)
+            return node_differences(gD, gP, alpha, nodes)
+
+        pos = bnodes > 0
+
+        def score(c: dict[str, Any]) -> float:
+            # the search maximises the ratio over nodes whose printed bound is positive; nodes
+            # whose printed bound is 0 (leaves: ceil(0/N) = 0 terms) are reported separately
+            dv = diffs(c)
+            return float(np.max(dv[pos] / bnodes[pos])) if pos.any() else float(dv.max())
+
+        space = NeighbourSpace(n=N, d=obj.d, x_radius=data.max_norm, **label_space(data))
+        res = search_neighbours(score, space, seed=sub_seed(cell, r, 1), **search_kw(cell))
+        c = res["candidate"]
+        dv = diffs(c)
+        zero_bound = (~pos) & (dv > 1e-15)
+        if zero_bound.any():          # printed bound 0 but the node moved: report that node
+            k = int(np.flatnonzero(zero_bound)[np.argmax(dv[zero_bound])])
+        else:
+            k = int(np.flatnonzero(pos)[np.argmax(dv[pos] / bnodes[pos])])
+        samples.append(float(dv[k]))
+        kp = int(np.flatnonzero(pos)[np.argmax(dv[pos] / bnodes[pos])])
+        info = {**record_json(c), "ratio": float(dv[k] / bnodes[k]) if bnodes[k] > 0 else None,
+                "measured": float(dv[k]), "bound": float(bnodes[k]),
+                "node": list(nodes[k]), "max_node_difference": float(dv.max()),
+                "max_ratio_positive_bound": float(dv[kp] / bnodes[kp]),
+                "node_max_ratio_positive_bound": list(nodes[kp]),
+                "nodes_with_zero_printed_bound_that_differ": [list(nodes[j]) for j in
+                                                              np.flatnonzero(zero_bound)][:16],
+                "count_zero_bound_differ": int(zero_bound.sum()),
+                "four_alpha_G": 4 * alpha * G, "G": G, "alpha": alpha, "N": N, "T": T,
+                "eta": eta, "node_std": node_std, "coupling": coupling, "compare": compare,
+                "dataset": r, "hypothesis_ratio": res["hypothesis_value"],
+                "adversarial_evals": res["adversarial_evals"]}
+        if best is None or score_key(info) > score_key(best):
+            best = info
+    return {"measured": best["measured"], "bound": best["bound"], "ratio": best["ratio"],
+            "worst": best, "samples": samples}
+
+
+# The printed Proposition 13 counts ceil(|y-z|/N) occurrences where a node has z - y + 1
+# positions; for a leaf the printed sensitivity is 0: the root cause shared with
+# dptheory_bounds.checks.privacy_tree's count check.
+_PROP13_LEAF = {"severity": "notation", "root": "tran2022.prop13:count-off-by-one",
+                "consequence": "as printed, Proposition 13 counts ceil(|y-z|/N) occurrences "
+                               "where a node has z - y + 1 positions: for a leaf the sum is "
+                               "empty, so a leaf's sensitivity is printed as 0 although a leaf "
+                               "moves; the bound Delta <= 4 alpha G that Theorem 4 uses still "
+                               "covers leaves (a misprint of the count)"}
+
+
+# ============================================================================ recipes
+_RR = {"family": "robust-regression", "objective_params": {"d": 5}}
+
+
+RECIPES: list[Recipe] = [
+    utility_recipe(id="tran2022.thm6:bound-n", item="tran2022.thm6", check="bound",
+                   cell=f"{MODULE}:grad_norm", sweep={"n": [32, 64, 128]},
+                   sweep_full={"n": [32, 64, 128, 256, 512, 1024]},
+                   fixed={**_RR, "eps": 1.0, "delta": 1e-5, "algorithm": "tran2022.alg1",
+                          "item": "tran2022.thm6"}, reps=16, block=16, reps_full=64,
+                   metric="E||grad F(w_hat)||",
+                   description="Algorithm 1 (tree-aggregated momentum, Theorem 6 settings) on "
+                               "robust-regression d = 5: (1/T) sum_t ||grad F(w_t)|| (= E over the output "
+                               "index) <= Theorem 6's printed bound at the certified G, L, R = F(0) - inf F."),
+    utility_recipe(id="tran2022.thm6.corrected:bound-n", item="tran2022.thm6.corrected", check="bound",
+                   cell=f"{MODULE}:grad_norm", sweep={"n": [32, 64, 128]},
+                   sweep_full={"n": [32, 64, 128, 256, 512, 1024]},
+                   fixed={**_RR, "eps": 1.0, "delta": 1e-5, "algorithm": "tran2022.alg1",
+                          "item": "tran2022.thm6.corrected"}, reps=16, block=16, reps_full=64,
+                   metric="E||grad F(w_hat)||",
+                   description="As tran2022.thm6:bound-n against the corrected R term (Lemma 5 at the "
+                               "settings)."),
+    utility_recipe(id="tran2022.thm6:slope-n", item="tran2022.thm6", check="slope",
+                   cell=f"{MODULE}:grad_norm", sweep={"n": [32, 64, 128, 256]},
+                   sweep_full={"n": [64, 128, 256, 512, 1024, 2048]},
+                   fixed={**_RR, "eps": 1.0, "delta": 1e-5, "algorithm": "tran2022.alg1",
+                          "item": "tran2022.thm6"}, reps=16, block=16, reps_full=64,
+                   expected_slope=None, tolerance=0.1, metric="E||grad F(w_hat)||",
+                   description="Algorithm 1, E||grad F(w_hat)|| vs N against the slope of Theorem 6's own "
+                               "bound over the sweep (O~(d^1/4/sqrt(eps N) + 1/sqrt N): -1/2 up to the "
+                               "log2 T polylogs, which the bound's slope includes); tolerance 0.1 for the "
+                               "hidden constants' mix of terms."),
+    utility_recipe(id="tran2022.thm9:bound-n", item="tran2022.thm9", check="bound",
+                   cell=f"{MODULE}:grad_norm", sweep={"n": [8, 16, 24]},
+                   sweep_full={"n": [8, 16, 32, 48, 64]},
+                   fixed={**_RR, "eps": 1.0, "delta": 1e-5, "algorithm": "tran2022.alg2",
+                          "item": "tran2022.thm9"}, reps=8, block=8, reps_full=32,
+                   metric="E||grad F(w_hat)||",
+                   description="Algorithm 2 (sensitivity-reduced, reconstruction alg4, Theorem 9 "
+                               "settings T = N^(7/3) eps^(4/3)/d^(2/3)) on robust-regression: "
+                               "E||grad F(w_hat)|| <= Theorem 9's printed bound. Cost O(T^2/N): N tiny in "
+                               "quick."),
+    utility_recipe(id="tran2022.thm9:slope-n", item="tran2022.thm9", check="slope",
+                   cell=f"{MODULE}:grad_norm", sweep={"n": [16, 32, 64]},
+                   sweep_full={"n": [16, 32, 64, 96]},
+                   fixed={**_RR, "eps": 1.0, "delta": 1e-5, "algorithm": "tran2022.alg2",
+                          "item": "tran2022.thm9"}, reps=8, block=8, reps_full=32, quick=False,
+                   expected_slope=None, tolerance=0.1, metric="E||grad F(w_hat)||",
+                   description="Algorithm 2, E||grad F(w_hat)|| vs N against the bound's own slope "
+                               "(O~(d^1/3/(eps N)^2/3 + 1/sqrt N) with log T factors). Full only: "
+                               "O(T^2/N) cost."),
+    utility_recipe(id="tran2022.lemma5:bound-T", item="tran2022.lemma5", check="bound",
+                   cell=f"{MODULE}:lemma5_path", sweep={"T": [256, 1024, 4096]},
+                   sweep_full={"T": [256, 1024, 4096, 16384]},
+                   fixed={**_RR, "n": 64, "eta": 0.01, "noise": 0.01, "full_gradient": True}, reps=16,
+                   block=16, reps_full=64, metric="LHS/RHS (pathwise)",
+                   description="Pathwise descent lemma: normalized GD with m_hat_t = grad F(w_t) + "
+                               "N(0, 0.01^2 I) on robust-regression (N = 64, eta = 0.01); per replicate "
+                               "(1/T) sum ||grad F(w_t)|| divided by 3(F(w_1) - F(w_{T+1}))/(2 eta T) + "
+                               "3 L eta/4 + (3/T) sum ||m_hat_t - grad F(w_t)|| of the same path <= 1. "
+                               "The lemma holds for any m_hat_t; an accurate one (small eta and noise) "
+                               "keeps the right side below G, where it can bind (with a per-sample "
+                               "gradient and unit noise it is always above G: vacuous)."),
+    utility_recipe(id="tran2022.lemma7:bound-n", item="tran2022.lemma7", check="bound",
+                   cell=f"{MODULE}:lemma7_noise", sweep={"n": [8, 16, 32]},
+                   sweep_full={"n": [8, 16, 32, 48, 64]},
+                   fixed={**_RR, "eps": 1.0, "delta": 1e-5}, reps=16, block=16, reps_full=64,
+                   metric="E||m_hat_T - m_T||",
+                   description="Noise-only Monte Carlo of Algorithm 2 (zero per-sample gradients, so m_t = "
+                               "0 and m_hat_t is the tree noise, with robust-regression's G, L and Theorem 9 "
+                               "settings): ||m_hat_T - m_T|| at the last step <= Lemma 7's printed bound. "
+                               "gamma <= 1/2 holds from N = 7 (d = 5, eps = 1)."),
+    # Only the fixed-iterates coupling measures what the adaptive-composition proof bounds
+    # (the sensitivity of a node given the past releases); coupled trajectories that diverge
+    # would change every term and cannot refute a conditional sensitivity.
+    sensitivity_recipe("tran2022.prop13:node-sensitivity-fixed-iterates", "tran2022.prop13", f"{MODULE}:tree_node_sensitivity",
+                       {"N": [8, 12]},
+                       {"compare": "printed", "coupling": "fixed-iterates", "family": "robust-regression",
+                        "family_params": {"d": 5}, "examples": 20, "starts": 2, "maxfev": 120},
+                       {"N": [8, 12, 16, 24, 32, 64]}, "max_nodes ||f_[y,z](D) - f_[y,z](D')|| / Delta_node",
+                       "Algorithm-1 gradient streams of D and D' at D's iterates (the conditional "
+                       "sensitivity the adaptive composition uses), same permutations and node noise, alpha "
+                       "= 1/N, T = 4N; every dyadic node z <= 4N vs the printed 2 alpha G sum_j "
+                       "(1-alpha)^{jN}.", **_PROP13_LEAF),
+    sensitivity_recipe("tran2022.thm4:node-sensitivity", "tran2022.thm4", f"{MODULE}:tree_node_sensitivity", {"N": [8, 16]},
+                       {"compare": "4alphaG", "coupling": "fixed-iterates", "family": "robust-regression",
+                        "family_params": {"d": 5}, "examples": 20, "starts": 2, "maxfev": 120},
+                       {"N": [8, 12, 16, 24, 32, 64]}, "max_nodes ||f_[y,z](D) - f_[y,z](D')||",
+                       "Algorithm-1 gradient streams of D and D' at D's iterates (the conditional sensitivity "
+                       "the adaptive composition uses): largest node difference vs 4 alpha G (Thm 4's node "
+                       "bound)."),
+]
+
+
+# ============================================================================ audits
+_RR3 = ("robust-regression", {"d": 3})
+#: algorithm -> audit setup (see :func:`.audits.audit_recipes`)
+AUDITS: dict[str, dict[str, Any]] = {
+    a: dict(obj=_RR3, n=8, quick={"T": 8, "eta": 0.1}, full={"T": 2, "eta": 0.1},
+            noise="sigma") for a in ("tran2022.alg1", "tran2022.alg2")}
+#: Theorem 4 needs delta >= exp(-eps) (printed); e^-1.5 = 0.22 <= 0.3
+AUDIT_CLAIMS: dict[str, tuple[float, float]] = {"tran2022.alg1": (1.5, 0.3)}
+RECIPES += audit_recipes(AUDITS, AUDIT_CLAIMS)
+
+# ============================================================================ hyper-parameters
+#: (algorithm id or paper, parameter) -> (formula, provenance, what it feeds): none of
+#: tran2022's settings depend on the data
+HYPERPARAMETERS: dict[tuple[str, str], tuple[str, str, str]] = {}

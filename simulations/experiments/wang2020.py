@@ -1,0 +1,204 @@
+"""Every check dptheory runs on wang2020 (the DP trust-region method for second-order
+stationary points: DP-TR, DP-STR and the DP-GD baseline), in one place.
+
+* **Utility** — the alpha-SOSP accuracy rate of Remark 1 and the success probability of
+  Theorem 2, at the accuracy Theorem 2's sufficient condition guarantees.
+* **Sensitivity** — Theorem 1: the gradient and Hessian sensitivities.
+* **Audits** — DP-TR, DP-STR and DP-GD at eps = 0.9 (Theorem 3 needs eps < 1;
+  :data:`AUDITS`, :data:`AUDIT_CLAIMS`).
+* **Hyper-parameters** — T set from Delta = F(w0) - min F (:data:`HYPERPARAMETERS`).
+* **Reproduction** — the paper's figures (``dptheory reproduce wang2020.figures``) live in
+  :mod:`.wang2020_figures`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from dptheory.symbolic.assumptions import (Smooth)
+from dptheory.verify.recipe import Recipe
+from dptheory_simulations.objectives import Dataset
+
+from .audits import audit_recipes
+from .cells import (catalog_bound, catalog_setting, certified, constants, floats,
+                    fmin_upper, objective_and_data, param, run_algorithm, scalar_params, utility_recipe)
+from .sensitivity import (SEARCH_QUICK, evaluate_item, lipschitz,
+                          per_step_cell, sensitivity_recipe)
+
+MODULE = __name__
+
+
+# ============================================================================ cells
+def alpha_sufficient(n: int, values: dict[str, float]) -> float:
+    """The smallest accuracy alpha whose sample size n_req(alpha) from the derived
+    sufficient condition (catalog ``wang2020.thm2.noise``: gradient and Hessian noise terms
+    at Theorem 2's T) is at most n: the accuracy Theorem 2 guarantees at this n, with the
+    instance's constants (c_H at its registered example 2, zeta as given), among the alpha
+    whose Theorem 2 setting T(alpha) is at least one step. n_req decreases in alpha (as
+    alpha^-7/4), so it is found by bisection on log alpha; inf if none qualifies."""
+    def n_req(a: float) -> float:
+        return catalog_bound("wang2020.thm2.noise", {**values, "alpha": a})
+
+    def steps(a: float) -> float:
+        return catalog_setting("wang2020.thm2.noise", "T", {**values, "alpha": a})
+    # the condition needs Theorem 2's T(alpha) >= 1 step: alpha at most where T = 1
+    lo, hi = math.log(1e-9), math.log(1e3)
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if steps(math.exp(mid)) >= 1 else (lo, mid)
+    hi = lo
+    lo = math.log(1e-9)
+    if n_req(math.exp(hi)) > n:
+        return math.inf
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        if n_req(math.exp(mid)) > n:
+            lo = mid
+        else:
+            hi = mid
+    return math.exp(hi)
+
+
+def dptr(cell: dict) -> dict:
+    """DP-TR (wang2020 Algorithm 1) at Remark 1's accuracy for this n.
+
+    alpha: with ``alpha_rule = "sufficient"`` the accuracy the (derived) sufficient condition
+    of Theorem 2 guarantees at this n (:func:`alpha_sufficient`), so the run is
+    inside the theorem's regime; otherwise ``alpha_const`` (p sqrt(ln(1/delta))/(n eps))^{4/7}
+    (Remark 1, fixed-n accuracy; the catalog's ``wang2020.remark1`` bound). r, T from
+    Theorem 2. ``samples``: the achieved
+    accuracy alpha_hat = max(||grad F(w_out)||, (-lambda_min)_+^2/rho) per replicate;
+    ``bound``: Remark 1's accuracy (hidden constants: a slope reference, not a bound check);
+    ``success``: 1 if the output is an O(alpha)-SOSP with the constants of the derivation in
+    ``wang2020.thm2.noise`` (||grad|| <= 7 alpha/4, lambda_min >= -(13/6) sqrt(alpha rho)).
+    """
+    n = int(param(cell, "n"))
+    obj, data = objective_and_data(cell, n)
+    c = constants(obj, data)
+    eps, delta = float(cell["eps"]), float(cell["delta"])
+    acc = catalog_bound("wang2020.remark1", {"d": data.d, "delta": delta, "eps": eps, "n": n})
+    if cell.get("alpha_rule") == "sufficient":
+        Fgap = float(obj.F(np.zeros(data.d), data)) - fmin_upper(obj, data)
+        alpha = alpha_sufficient(n, {
+            "d": data.d, "delta": delta, "eps": eps, "G": c["G"], "beta": c["beta"],
+            "rho": c["rho"], "Fgap": Fgap, "w20_cH": 2.0, "w20_zeta": float(cell.get("zeta", 0.1))})
+    else:
+        alpha = float(cell.get("alpha_const", 1.0)) * acc
+    res = run_algorithm(cell, "wang2020.alg1", obj, data, alpha=alpha)
+    rho = c["rho"]
+    g = np.asarray(res.metrics["grad_norm"], dtype=float)
+    lam = np.asarray(res.metrics["lambda_min"], dtype=float)
+    ahat = np.maximum(g, np.maximum(-lam, 0.0) ** 2 / rho)
+    ok = (g <= 1.75 * alpha) & (lam >= -(13.0 / 6.0) * math.sqrt(alpha * rho))
+    # the start point w0 = 0 (the saddle) against the same success test
+    w0 = np.zeros(data.d)
+    g0, lam0 = float(obj.grad_norm(w0, data)), float(obj.lambda_min(w0, data))
+    start_ok = bool(g0 <= 1.75 * alpha and lam0 >= -(13.0 / 6.0) * math.sqrt(alpha * rho))
+    return {"samples": floats(ahat), "bound": acc, "alpha": alpha,
+            "start_passes": start_ok, "start": {"grad_norm": g0, "lambda_min": lam0},
+            "success": floats(ok.astype(float)),
+            "stopped": floats(res.metrics["stopped"]),
+            "params": scalar_params(res.params)}
+
+
+def success(cell: dict) -> dict:
+    """DP-TR as :func:`dptr`; ``samples`` = failure indicators, ``bound`` = zeta."""
+    out = dptr(cell)
+    return {"samples": [1.0 - s for s in out["success"]], "bound": float(cell["zeta"]),
+            "trivial": 1.0, "trivial_source": "a probability",
+            "start_passes": out["start_passes"], "start": out["start"],
+            "alpha": out["alpha"], "alpha_hat": out["samples"], "params": out["params"]}
+
+
+# ============================================================================ recipes
+_SS = {"family": "strict-saddle", "objective_params": {"d": 2}}
+
+
+RECIPES: list[Recipe] = [
+    utility_recipe(id="wang2020.remark1:slope-n", item="wang2020.remark1", check="slope",
+                   cell=f"{MODULE}:dptr", sweep={"n": [4000, 16000, 64000, 256000]},
+                   sweep_full={"n": [4000, 16000, 64000, 256000, 1024000, 4096000]},
+                   fixed={**_SS, "eps": 1.0, "delta": 1e-5, "alpha_rule": "sufficient", "zeta": 0.1},
+                   reps=16, block=16, reps_full=64, expected_slope=-4.0 / 7.0, tolerance=0.15,
+                   metric="alpha_hat = max(||grad F||, (-lambda_min)_+^2/rho)",
+                   description="DP-TR on strict-saddle d = 2 started at the saddle w0 = 0, at the accuracy "
+                               "alpha that Theorem 2's (derived) sufficient condition n >= n_req(alpha) "
+                               "guarantees at n (so the run is inside the theorem's regime; Remark 1 hides "
+                               "the constant). Achieved accuracy vs n, slope -4/7; tolerance 0.15 "
+                               "(ln(1/alpha) hidden, T rounding). The start (the saddle, lambda_min = -1) "
+                               "is itself an alpha-SOSP while alpha >= 0.0178 (13/6 sqrt(alpha rho) >= 1), "
+                               "i.e. up to n of about 1.5e7 for this family: vacuous below that."),
+    utility_recipe(id="wang2020.thm2:success-n", item="wang2020.thm2", check="bound",
+                   cell=f"{MODULE}:success", sweep={"n": [4000, 16000, 64000, 256000]},
+                   sweep_full={"n": [4000, 16000, 64000, 256000, 1024000, 4096000]},
+                   fixed={**_SS, "eps": 1.0, "delta": 1e-5, "alpha_rule": "sufficient", "zeta": 0.1},
+                   reps=64, block=32, reps_full=128, metric="failure indicator",
+                   description="DP-TR as in wang2020.remark1:slope-n; samples are 1 - success, success = "
+                               "output with ||grad F|| <= 7 alpha/4 and lambda_min >= -(13/6) sqrt(alpha "
+                               "rho) (the constants of the derivation wang2020.thm2.noise); bound zeta = 0.1. "
+                               "The theorem's failure probability zeta + T/p^c holds for some unspecified "
+                               "c > 0: it is refuted for every c only if the failure rate exceeds zeta (c -> "
+                               "oo), and supported for every c if it stays below zeta, so zeta is the bound "
+                               "in both directions. 64 runs: with no failure the 95% upper limit is 0.046."),
+    sensitivity_recipe("wang2020.thm1:grad-sensitivity", "wang2020.thm1", f"{MODULE}:per_step_sensitivity",
+                       {"family": ["logistic-nonconvex-reg", "sigmoid-l2"]},
+                       {"kind": "grad", "n": 50, "family_params": {"d": 5}, **SEARCH_QUICK}, None,
+                       "sup_w ||grad F_S(w) - grad F_S'(w)||",
+                       "Full-gradient sensitivity over (w in the domain ball, index, record) vs 2G/n."),
+    sensitivity_recipe("wang2020.thm1:hess-sensitivity", "wang2020.thm1", f"{MODULE}:per_step_sensitivity",
+                       {"family": ["logistic-nonconvex-reg", "sigmoid-l2"]},
+                       {"kind": "hess", "n": 50, "family_params": {"d": 5}, **SEARCH_QUICK}, None,
+                       "sup_w ||triu(hess F_S(w) - hess F_S'(w))||",
+                       "Upper-triangle Hessian-vector sensitivity vs 2 sqrt(p) M/n with M = beta (declared)."),
+]
+
+
+# ============================================================================ per-step sensitivity
+def per_step_bound(kind: str, obj: Any, data: Dataset, cell: dict[str, Any],
+                   record: tuple[np.ndarray, float] | None) -> float:
+    """Theorem 1's claimed sensitivities: 2G/n for the full gradient (``kind="grad"``) and
+    2 sqrt(p) M/n for the upper triangle of the Hessian (``"hess"``; M, the per-sample
+    Hessian-norm bound, is the declared smoothness beta)."""
+    n = data.n
+    if kind == "grad":
+        return evaluate_item("wang2020.thm1", "grad", G=lipschitz(obj, data, record), n=n)
+    if kind == "hess":
+        return evaluate_item("wang2020.thm1", "hess",
+                             beta=certified(obj, data, Smooth, "beta"), d=obj.d, n=n)
+    raise ValueError(f"kind must be grad or hess for wang2020, got {kind!r}")
+
+
+def per_step_sensitivity(cell: dict[str, Any]) -> dict[str, Any]:
+    """Theorem 1 (grad | hess): the search of :func:`.sensitivity.per_step_cell`."""
+    return per_step_cell(cell, per_step_bound)
+
+
+# ============================================================================ audits
+_LNC = ("logistic-nonconvex-reg", {"d": 3})
+#: algorithm -> audit setup (see :func:`.audits.audit_recipes`): one step (costly methods)
+AUDITS: dict[str, dict[str, Any]] = {
+    a: dict(obj=_LNC, n=32, quick={"T": 1}, full={"T": 1}, noise="sigma")
+    for a in ("wang2020.alg1", "wang2020.alg2", "wang2020.dpgd")}
+#: Theorem 3 (DP-STR) needs 0 < eps < 1; the same claim for its siblings
+AUDIT_CLAIMS: dict[str, tuple[float, float]] = {a: (0.9, 1e-3) for a in AUDITS}
+RECIPES += audit_recipes(AUDITS, AUDIT_CLAIMS)
+
+# ============================================================================ hyper-parameters
+#: (algorithm id or paper, parameter) -> (formula, provenance, what it feeds)
+HYPERPARAMETERS: dict[tuple[str, str], tuple[str, str, str]] = {
+    ("wang2020.alg1", "T_setting"): (
+        "T = 6 sqrt(rho) Delta/alpha^1.5, Delta = F(w0) - min F (Theorem 2); the noise "
+        "variances are proportional to T", "paper", "T and the noise"),
+    ("wang2020.alg1", "Delta"): ("Delta = F(w0) - min F (Theorem 2)", "paper", "T"),
+    ("wang2020.alg2", "T_setting"): (
+        "T = 6 sqrt(rho) Delta/alpha^1.5, Delta = F(w0) - min F (Theorem 4); the Hessian "
+        "noise variance is proportional to T", "paper", "T and the noise"),
+    ("wang2020.alg2", "Delta"): ("Delta = F(w0) - min F (Theorem 4)", "paper", "T"),
+    ("wang2020.dpgd", "T_setting"): (
+        "T = ceil(2 M Delta/alpha^2), Delta = F(w0) - min F (dptheory's reading of the "
+        "baseline [28])", "dptheory", "T and the noise"),
+    ("wang2020.dpgd", "Delta"): ("Delta = F(w0) - min F", "dptheory", "T"),
+}

@@ -1,0 +1,247 @@
+"""Every check dptheory runs on yang2022 (clipped and normalized DP-SGD under generalized
+(L0, L1)-smoothness: DP-NSGD, Algorithm 1, and DP-SGD with clipping), in one place.
+
+* **Utility** — min_t ||grad f(w_t)|| against the n-rates of Corollaries 3.3 and 3.5 and the
+  r-growth of Theorem 3.2; the first-order Lemmas A.3 (normalization) and A.5 (clipping) as
+  lower bounds.
+* **Sensitivity** — Lemma 3.1: the sums of clipped and of normalized per-sample gradients.
+* **Audits** — DP-NSGD and DP-SGD (:data:`AUDITS`).
+* **Hyper-parameters** — the reconstructed step size and dptheory's r, C, M
+  (:data:`HYPERPARAMETERS`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dptheory.verify.recipe import Recipe
+from dptheory_simulations.objectives import Dataset
+
+from .audits import audit_recipes
+from .cells import (catalog_bound, floats,
+                    objective_and_data, param, replicate_rng,
+                    run_algorithm, scalar_params, utility_recipe)
+from .sensitivity import (SEARCH_QUICK, evaluate_item, per_step_cell, sensitivity_recipe)
+
+MODULE = __name__
+
+
+# ============================================================================ cells
+def min_grad(cell: dict) -> dict:
+    """DP-NSGD / DP-SGD (yang2022) on a generalized-smooth family: min_t ||grad f(w_t)||.
+
+    ``samples``: per replicate, min over t < T of ||grad f(w_t)|| (E min_t <= min_t E, so the
+    mean is a lower estimate of the corollaries' min_t E||grad f(w_t)||). The corollaries'
+    explicit bounds hide k1..k3, so ``bound`` is None; ``rate`` is the printed rate at this
+    instance (c2 of the run). T is ``T`` (fixed, large: the corollaries' T -> oo limit).
+    """
+    n = int(param(cell, "n"))
+    obj, data = objective_and_data(cell, n)
+    kw: dict[str, Any] = {"T": int(cell["T"]), "c2": cell.get("c2", "tight")}
+    if cell.get("B") is not None:
+        kw["B"] = int(cell["B"])
+    if cell.get("w0") is not None:
+        kw["w0"] = np.full(data.d, float(cell["w0"]))
+    r = param(cell, "r")
+    if r is not None:
+        kw["r"] = float(r)
+    res = run_algorithm(cell, cell["algorithm"], obj, data, **kw)
+    p = res.params
+    vals = {"n": n, "d": data.d, "eps": float(cell["eps"]), "delta": float(cell["delta"]),
+            "Fgap": float(p["D_f"]), "L0": float(p["L0"]), "y22_c2": float(p["c2"]),
+            "tau0": float(p["tau0"]), "tau1": float(p["tau1"]), "B": int(p["B"]),
+            "T": int(p["T"])}
+    if cell["algorithm"] == "yang2022.alg1":
+        vals["r"] = float(p["r"])
+    else:
+        vals["C"] = float(p["C"])
+    # min over 0 <= t < T includes t = 0: the quantity never exceeds ||grad f(w0)||
+    start = float(obj.grad_norm(np.asarray(p["w0"], dtype=float).reshape(-1, data.d)[0], data))
+    return {"samples": floats(res.metrics["min_grad_norm"]), "bound": None,
+            "trivial": start, "trivial_source": "min_t includes t = 0: <= ||grad f(w0)||",
+            "rate": catalog_bound(cell["item"], vals, what="rate"),
+            "grad_norm_last": floats(res.metrics["grad_norm"]),
+            "params": scalar_params(p), "eps_tight": float(res.privacy["tight"]["epsilon"])}
+
+
+def first_order(cell: dict) -> dict:
+    """Monte Carlo of the first-order lower bounds (yang2022 Lemmas A.3 and A.5).
+
+    grad f = x e_1 and g = grad f + xi with xi = s (tau0 + tau1 x) u, s = +-1 equiprobable,
+    u = e_1 (``law="collinear"``, the adversarial direction) or u uniform on the sphere
+    (``law="sphere"``): E xi = 0 and ||xi|| <= tau0 + tau1 ||grad f|| a.s. (A2.2). Per
+    replicate: the mean over ``draws`` of <grad f, phi(g)> with phi(g) = g/(||g|| + r)
+    (A.3) or clip_C(g) (A.5). ``samples`` = that, ``bound`` = h(x) (h16 / hC20), and
+    ``direction`` = "lower": the lemma is E<grad f, phi(g)> >= h(x).
+    """
+    x = float(param(cell, "x"))
+    tau0, tau1 = float(cell["tau0"]), float(cell["tau1"])
+    d, draws, reps = int(cell.get("d", 3)), int(cell["draws"]), int(cell["reps"])
+    a = tau0 + tau1 * x
+    gf = np.zeros(d)
+    gf[0] = x
+    out = np.empty(reps)
+    for r in range(reps):
+        rng = replicate_rng(cell, r, 2)
+        s = np.where(rng.random(draws) < 0.5, -1.0, 1.0)
+        if cell["law"] == "collinear":
+            U = np.zeros((draws, d))
+            U[:, 0] = 1.0
+        else:
+            U = rng.standard_normal((draws, d))
+            U /= np.linalg.norm(U, axis=1, keepdims=True)
+        g = gf[None, :] + (s * a)[:, None] * U
+        ng = np.linalg.norm(g, axis=1)
+        if cell["lemma"] == "A.3":
+            phi = g / (ng + float(cell["r"]))[:, None]
+        else:
+            C = float(cell["C"])
+            phi = g * np.minimum(1.0, C / np.where(ng > 0, ng, 1.0))[:, None]
+        out[r] = float(np.mean(phi @ gf))
+    if cell["lemma"] == "A.3":
+        h = catalog_bound("yang2022.lemmaA.3", {"y22_x": x, "tau0": tau0, "tau1": tau1,
+                                                "r": float(cell["r"])}, what="h16")
+    else:
+        h = catalog_bound("yang2022.lemmaA.5", {"y22_x": x, "tau0": tau0, "tau1": tau1,
+                                                "C": float(cell["C"])}, what="hC20")
+    # a lower bound: <grad f, phi(g)> >= -||grad f|| ||phi(g)|| >= -x (normalised: ||phi||
+    # < 1) or -x C (clipped) is the smallest value the quantity can take
+    phi_max = 1.0 if cell["lemma"] == "A.3" else float(cell["C"])
+    return {"samples": floats(out), "bound": h, "direction": "lower",
+            "trivial": -x * phi_max, "trivial_source": "<grad f, phi(g)> >= -x ||phi(g)||"}
+
+
+# ============================================================================ recipes
+_CS = {"family": "cosh-generalized-smooth", "objective_params": {"d": 5}}
+
+_PHI = {"A.3": "normalization g/(||g||+r), r = 1",
+        "A.5": "clipping at C = 4 = 2 tau0/(1 - tau1)"}
+
+_LAW = {"collinear": "= e_1 (collinear with grad f, adversarial)",
+        "sphere": "uniform on the sphere"}
+
+
+RECIPES: list[Recipe] = [
+    utility_recipe(id="yang2022.cor3.3:slope-n", item="yang2022.cor3.3", check="slope",
+                   cell=f"{MODULE}:min_grad", sweep={"n": [100, 200, 400, 800]},
+                   sweep_full={"n": [100, 200, 400, 800, 1600, 3200]},
+                   fixed={**_CS, "eps": 1.0, "delta": 1e-5, "algorithm": "yang2022.alg1",
+                          "item": "yang2022.cor3.3", "T": 1000}, reps=16, block=16, reps_full=32,
+                   datasets=6, datasets_full=12,
+                   expected_slope=-0.5, tolerance=0.15, metric="E min_t ||grad f(w_t)||",
+                   description="DP-NSGD (r = M, B = N/10, sigma of Lemma 3.1 with the accountant's c2, "
+                               "eta of (4), T = 1000, w0 = 0, the algorithm's default) on "
+                               "cosh-generalized-smooth d = 5: min_t ||grad f(w_t)|| vs N, printed rate "
+                               "N^-1/2 (no log of N; the x_nv(r) term is constant and the k3 sqrt(A) ~ N^-1 "
+                               "term dominated). The corollary is the T -> oo limit: w0 = 0 lies near the "
+                               "minimiser (D_f ~ 1e-3), so the finite-T optimisation term D_f/(eta T) is "
+                               "small and the run is in the noise-dominated regime the limit describes "
+                               "(with w0 = 1 the finite-T term dominates and the slope is ~ -1.2). D_f is "
+                               "data-dependent (enters as D_f^1/4); tolerance 0.15 for it and finite T."),
+    utility_recipe(id="yang2022.cor3.5:slope-n", item="yang2022.cor3.5", check="slope",
+                   cell=f"{MODULE}:min_grad", sweep={"n": [100, 200, 400, 800]},
+                   sweep_full={"n": [100, 200, 400, 800, 1600, 3200]},
+                   fixed={**_CS, "eps": 1.0, "delta": 1e-5, "algorithm": "yang2022.dpsgd",
+                          "item": "yang2022.cor3.5", "T": 1000}, reps=16, block=16, reps_full=32,
+                   datasets=6, datasets_full=12,
+                   expected_slope=-0.5, tolerance=0.15, metric="E min_t ||grad f(w_t)||",
+                   description="DP-SGD with clipping C = M (eta of (8)), otherwise as "
+                               "yang2022.cor3.3:slope-n; printed rate N^-1/2, tolerance 0.15."),
+    # The same sweeps from w0 = 1 (the first setting tried, kept so the report shows how much
+    # the start matters at finite T; not tuned).
+    *[utility_recipe(id=f"{item}:slope-n-w0-1", item=item, check="slope",
+                     cell=f"{MODULE}:min_grad", sweep={"n": [100, 200, 400, 800]},
+                     fixed={**_CS, "eps": 1.0, "delta": 1e-5, "algorithm": alg, "item": item,
+                            "T": 1000, "w0": 1.0}, reps=16, block=16, datasets=6, expected_slope=-0.5,
+                     tolerance=0.15,
+                     metric="E min_t ||grad f(w_t)||",
+                     description=f"As {item}:slope-n but from w0 = 1: the finite-T optimisation term is "
+                                 "not negligible at T = 1000, so this shows the pre-asymptotic slope.")
+      for item, alg in (("yang2022.cor3.3", "yang2022.alg1"), ("yang2022.cor3.5", "yang2022.dpsgd"))],
+    utility_recipe(id="yang2022.thm3.2:slope-r", item="yang2022.thm3.2", check="slope",
+                   cell=f"{MODULE}:min_grad", sweep={"r": [8.0, 16.0, 32.0, 64.0]},
+                   sweep_full={"r": [8.0, 16.0, 32.0, 64.0, 128.0]},
+                   fixed={**_CS, "eps": 1.0, "delta": 1e-5, "algorithm": "yang2022.alg1",
+                          "item": "yang2022.cor3.3", "T": 1000, "n": 400}, reps=8, block=8,
+                   reps_full=32, quick=False, expected_slope=0.5, tolerance=0.2,
+                   metric="E min_t ||grad f(w_t)||",
+                   description="DP-NSGD at N = 400 vs r >> M = 2 tau0/(1 - tau1): the leading term "
+                               "sqrt(M + r) (...)^{1/4} grows as r^1/2 while x_nv(r) ~ 1/r vanishes; "
+                               "tolerance 0.2 since M/r is not negligible at the smallest r."),
+    *[utility_recipe(id=f"yang2022.lemma{lem}:bound-x-{law}", item=f"yang2022.lemma{lem}", check="bound",
+                     cell=f"{MODULE}:first_order",
+                     sweep={"x": xs}, sweep_full={"x": xs + [32.0]},
+                     fixed={"lemma": lem, "law": law, "tau0": 1.0, "tau1": 0.5, "r": 1.0, "C": 4.0,
+                            "d": 3, "draws": 512}, reps=16, block=16, reps_full=64,
+                     metric="E<grad f, phi(g)>",
+                     description=f"Lemma {lem} ({_PHI[lem]}) under A2.2 with tau0 = 1, tau1 = 0.5: "
+                                 f"noise s (tau0 + tau1 x) u, s = +-1, u {_LAW[law]}. "
+                                 "A LOWER bound (direction 'lower'): samples are E<grad f, phi(g)> per "
+                                 "replicate (mean of 512 draws), bound h(x)."
+                                 + ("" if lem == "A.3" else " x starts above (C - tau0)/(1 + tau1) = 2: "
+                                    "below it no draw is clipped and E<grad f, g> = x^2 = h_C(x) is an "
+                                    "identity (equality, not checkable by a strict UCL test)."))
+      for lem, xs in (("A.3", [0.25, 1.0, 2.0, 4.0, 8.0]), ("A.5", [3.0, 4.0, 8.0, 16.0]))
+      for law in ("collinear", "sphere")],
+    sensitivity_recipe("yang2022.lemma3.1:clip-sensitivity", "yang2022.lemma3.1", f"{MODULE}:per_step_sensitivity",
+                       {"C": [0.1, 0.5]},
+                       {"kind": "clip", "n": 32, "family": "robust-regression", "family_params": {"d": 5},
+                        **SEARCH_QUICK}, {"C": [0.05, 0.1, 0.3, 0.5, 1.0]},
+                       "||sum clip_C(g_i) - sum clip_C(g'_i)||",
+                       "Sum of clipped per-sample gradients under substitution vs 2C."),
+    sensitivity_recipe("yang2022.lemma3.1:normalize-sensitivity", "yang2022.lemma3.1", f"{MODULE}:per_step_sensitivity",
+                       {"r": [0.01, 0.1]},
+                       {"kind": "normalize", "n": 32, "family": "robust-regression", "family_params": {"d": 5},
+                        **SEARCH_QUICK}, {"r": [0.001, 0.01, 0.1, 1.0]},
+                       "||sum g_i/(||g_i||+r) - sum g'_i/(||g'_i||+r)||",
+                       "Sum of normalized per-sample gradients under substitution vs 2."),
+]
+
+
+# ============================================================================ per-step sensitivity
+def per_step_bound(kind: str, obj: Any, data: Dataset, cell: dict[str, Any],
+                   record: tuple[np.ndarray, float] | None) -> float:
+    """Lemma 3.1's claimed sensitivity of one step: 2C for the sum of clipped per-sample
+    gradients (``kind="clip"``), 2 for the sum of normalized ones (``"normalize"``)."""
+    if kind == "clip":
+        return evaluate_item("yang2022.lemma3.1", "clip", C=float(cell["C"]))
+    if kind == "normalize":
+        return evaluate_item("yang2022.lemma3.1", "normalize")
+    raise ValueError(f"kind must be clip or normalize for yang2022, got {kind!r}")
+
+
+def per_step_sensitivity(cell: dict[str, Any]) -> dict[str, Any]:
+    """Lemma 3.1 (clip | normalize): the search of :func:`.sensitivity.per_step_cell`."""
+    return per_step_cell(cell, per_step_bound)
+
+
+# ============================================================================ audits
+_COSH = ("cosh-generalized-smooth", {"d": 3})
+#: algorithm -> audit setup (see :func:`.audits.audit_recipes`)
+AUDITS: dict[str, dict[str, Any]] = {
+    "yang2022.alg1": dict(obj=_COSH, n=32, quick={"T": 3, "B": 32, "eta": 0.1},
+                          full={"T": 1, "B": 32, "eta": 0.1}, noise="sigma"),
+    "yang2022.dpsgd": dict(obj=_COSH, n=32, quick={"T": 3, "B": 32, "eta": 0.1, "C": 1.0},
+                           full={"T": 1, "B": 32, "eta": 0.1, "C": 1.0}, noise="sigma"),
+}
+AUDIT_CLAIMS: dict[str, tuple[float, float]] = {}
+RECIPES += audit_recipes(AUDITS, AUDIT_CLAIMS)
+
+# ============================================================================ hyper-parameters
+#: (algorithm id or paper, parameter) -> (formula, provenance, what it feeds)
+HYPERPARAMETERS: dict[tuple[str, str], tuple[str, str, str]] = {
+    ("yang2022", "eta"): ("(4)/(8): eta = sqrt(D_f/(T L0 (1 + sigma^2 d/B^2))), D_f = F(w0) - "
+                          "inf F (reconstructed: the paper's formulas are stripped)",
+                          "reconstructed", "eta"),
+    ("yang2022", "D_f"): ("D_f = F(w0) - (certified lower bound of min F)", "reconstructed",
+                          "eta"),
+    ("yang2022", "r"): ("r = 2 tau0/(1 - tau1), tau0 of the data (dptheory's choice, "
+                        "mirroring C)", "dptheory", "the normalisation"),
+    ("yang2022", "C"): ("C = 2 tau0/(1 - tau1) (threshold of Lemma A.5), tau0 of the data",
+                        "reconstructed", "the clipping"),
+    ("yang2022", "M"): ("M = 2 tau0/(1 - tau1)", "dptheory", "r and C"),
+    ("yang2022", "tau0"): ("tau0 = affine-deviation constant certified on the data",
+                           "dptheory", "r and C"),
+}
