@@ -256,7 +256,8 @@ class Store:
             raise StoreError(f"store {self.path} is a directory; give the path of a file "
                              "(e.g. DIR/results.sqlite)")
         if read_only and not self.path.is_file():
-            raise StoreError(f"store {self.path} does not exist")
+            raise StoreError(f"store {self.path} " + ("is not a regular file (a device or FIFO)"
+                                                      if self.path.exists() else "does not exist"))
         self.busy_timeout = float(busy_timeout)
         self.retry_for = float(retry_for)
         self.read_only = bool(read_only)

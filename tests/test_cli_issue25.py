@@ -83,7 +83,7 @@ def test_findings_with_a_missing_store_is_an_error_before_any_check(monkeypatch,
                         lambda **kw: pytest.fail("the checks ran before --store was validated"))
     assert main(["findings", "--store", "/nonexistent/x"]) == 2
     err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and "/nonexistent/x does not exist" in err
+    assert len(err.strip().splitlines()) == 1 and "'/nonexistent/x' does not exist" in err
     p = cli("findings", "--no-checks", "--store", "/nonexistent/x")
     assert "does not exist" in p.stderr
 

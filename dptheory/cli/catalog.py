@@ -287,8 +287,8 @@ def _stored_findings(path: str | None) -> tuple[list[dict[str, Any]], list[dict[
         if not Path(DEFAULT_STORE).exists():
             return [], [], None
         path = DEFAULT_STORE
-    elif not Path(path).exists():
-        raise UsageError(f"--store {path} does not exist; give the results.sqlite of a "
+    elif not path or not Path(path).exists():
+        raise UsageError(f"--store {path!r} does not exist; give the results.sqlite of a "
                          "`dptheory verify` run, or leave --store out")
     with Store(path, read_only=True) as store:   # only reads: a read-only file is fine
         rows = store.findings()
