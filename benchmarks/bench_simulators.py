@@ -1,22 +1,33 @@
 """Benchmark: every simulator family against a minimal hand-written NumPy loop of the same
-algorithm, interleaved, in CPU seconds (issue 15). Not a test.
+algorithm, interleaved, in CPU seconds (issues 15 and 26), beside the machine's floor.
+Not a test.
 
     python benchmarks/bench_simulators.py [--rounds 5] [--quick] [--only NAME ...]
                                           [--no-scaling] [--json]
 
 Sizes (issue 15): n = 1e4, d = 100, reps = 64, B = 100, T = 1e3 (1e2 for yang2022); ridge
 logistic loss (cosh objective for yang2022, robust regression for tran2022). ``--quick``
-runs small sizes and two rounds, as a smoke test.
+runs small sizes and two rounds, as a smoke test. Two rows are B = 1 algorithms
+(tran2022 Algorithm 1, zhang2017's RRPSGD), where the per-step Python cost decides.
 
-The references (``ref_*`` below) are written plainly: one Python loop over steps, the
-gradient written out for the loss at hand, and the same random streams as the simulator
-(``ReplicateStreams``, tran2022's ``KeyedNormals``), called step by step, so each reference
-also checks the simulator: their outputs must agree up to rounding (column ``max|dw|``).
-Each reference computes what the simulator returns as the algorithm's output (iterates,
+The references (``ref_*`` below) are minimal (issue 26): the gradient written out for the
+loss at hand with the fastest NumPy kernels for it (``np.take`` gathers, batched
+``matmul``), the randomness of a block of steps drawn in one call per stream, and nothing
+the algorithm does not need (no validation, copies, monitors or records). They read the
+same random streams as the simulator (``ReplicateStreams``; tran2022's keyed node normals,
+re-derived here from their definition and drawn up front), so each reference also checks
+the simulator: their outputs must agree up to rounding (column ``max|dw|``). Each
+reference computes what the simulator returns as the algorithm's output (iterates,
 yang2022's per-step ||grad F|| monitor and its minimum, the output index draws), and the
 final F and ||grad F||. Noise scales and step sizes are passed explicitly, so no privacy
 accountant runs inside the timed loop; the simulators' accountant calls are cached after
 the first round (the min over rounds excludes them).
+
+The machine's floor (printed first): dgemm GFLOP/s, streaming read and row-gather
+bandwidth, measured in the same process; a per-sample gradient of a linear model in R^d
+reads 8 d bytes and does 4 d flops, so no code can exceed min(read / 8d, dgemm / 4d)
+per-sample gradients per second. Each row prints the simulator's rate and its share of
+that floor (one gradient descent serves every replicate of zhang2017 Algorithm 1).
 
 Columns, per simulator, over interleaved rounds (simulator then reference, same process):
 ``alg`` = the simulator's own ``RunResult.cpu_time`` (the algorithm only) / the reference's
@@ -51,20 +62,30 @@ from scipy.special import expit  # noqa: E402
 from dptheory.privacy.samplers import symmetric_gaussian_matrix  # noqa: E402
 from dptheory.symbolic.assumptions import HessianLipschitz  # noqa: E402
 from dptheory_simulations.algorithms import get as get_algorithm  # noqa: E402
-from dptheory_simulations.algorithms.base import ReplicateStreams  # noqa: E402
-from dptheory_simulations.algorithms.tran2022 import KeyedNormals, _FAM_ALG1, _node_keys  # noqa: E402
+from dptheory_simulations.algorithms.base import ReplicateStreams, block_steps  # noqa: E402
+from dptheory_simulations.algorithms.tran2022 import _FAM_ALG1, _node_keys  # noqa: E402
 from dptheory_simulations.objectives import get as get_objective  # noqa: E402
 
 SEED = 3
 
 
 # ---------------------------------------------------------------------------- references
+# Minimal loops: the randomness of a block of steps is drawn in one call per stream (the
+# same values as step by step: streams are sequential), and the loop body is the
+# algorithm's arithmetic and nothing else (no validation, no copies, no monitors the
+# algorithm does not output).
+def blocks(T: int, reps: int, per_step: int):
+    """(first step, number of steps) of the blocks of at most 2^21 pre-drawn numbers."""
+    K = block_steps(T, reps, per_step)
+    return [(t0, min(K, T - t0)) for t0 in range(0, T, K)]
+
+
 def logistic_grad_mean(W, X, y, idx, mu):
     """Mean over each replicate's minibatch of grad [log(1 + exp(-y <x, w>)) + mu/2 ||w||^2]."""
-    Xb, yb = X[idx], y[idx]                                   # (reps, B, d), (reps, B)
-    z = np.einsum("rbd,rd->rb", Xb, W)
+    Xb, yb = np.take(X, idx, axis=0), np.take(y, idx)          # (reps, B, d), (reps, B)
+    z = np.matmul(Xb, W[:, :, None])[:, :, 0]
     p1 = -yb * expit(-yb * z)
-    return np.einsum("rb,rbd->rd", p1, Xb) / idx.shape[1] + mu * W
+    return np.matmul(p1[:, None, :], Xb)[:, 0, :] / idx.shape[1] + mu * W
 
 
 def logistic_metrics(W, X, y, mu):
@@ -80,60 +101,73 @@ def ref_zhang2021(X, y, mu, *, reps, T, B, eta, pi, varrho=0.0, tmon=0):
     n, d = X.shape
     s = ReplicateStreams(SEED, reps)
     W = np.zeros((reps, d))
-    W_prev = W.copy()
-    for t in range(1, T + 1):
-        g = logistic_grad_mean(W, X, y, s.subsets(n, B), mu) + pi * s.normal(d)
-        W_new = W - eta * g
-        if t <= tmon:
-            W_new += varrho * (W - W_prev)
-        W_prev, W = W, W_new
+    W_prev = W
+    for t0, K in blocks(T, reps, B + d):
+        idx, xi = s.subsets(n, B, steps=K), pi * s.normal(K, d)
+        for k in range(K):
+            W_new = W - eta * (logistic_grad_mean(W, X, y, idx[:, k], mu) + xi[:, k])
+            if t0 + k < tmon:
+                W_new += varrho * (W - W_prev)
+            W_prev, W = W, W_new
     return W
 
 
 def ref_yang2022(X, *, reps, T, B, eta, sigma, C=None, r=None):
     """yang2022 DP-SGD (clip at C) / DP-NSGD (normalise with r) on sum_j cosh(w_j) + <x, w>,
-    with the per-step monitor ||grad F(w_t)|| = ||sinh(w_t) + x_bar||."""
+    with the per-step monitor ||grad F(w_t)|| = ||sinh(w_t) + x_bar|| (its minimum over t
+    is the algorithm's reported output)."""
     n, d = X.shape
     x_bar = X.mean(axis=0)
     s = ReplicateStreams(SEED, reps)
     W = np.full((reps, d), 0.5)
-    gn = np.empty((reps, T + 1))
-    for t in range(T + 1):
-        gn[:, t] = np.linalg.norm(np.sinh(W) + x_bar, axis=1)
-        if t == T:
-            break
-        G = np.sinh(W)[:, None, :] + X[s.subsets(n, B)]           # (reps, B, d)
-        nrm = np.linalg.norm(G, axis=2)
-        f = np.minimum(1.0, C / np.maximum(nrm, 1e-300)) if C is not None else 1.0 / (nrm + r)
-        std = sigma * C if C is not None else sigma
-        W = W - (eta / B) * (np.einsum("rb,rbd->rd", f, G) + std * s.normal(d))
-    return W, gn[:, :T].min(axis=1)
+    gn = np.empty((reps, T))
+    std = sigma * C if C is not None else sigma
+    for t0, K in blocks(T, reps, B + d):
+        idx, xi = s.subsets(n, B, steps=K), std * s.normal(K, d)
+        for k in range(K):
+            sh = np.sinh(W)
+            gn[:, t0 + k] = np.linalg.norm(sh + x_bar, axis=1)
+            G = sh[:, None, :] + np.take(X, idx[:, k], axis=0)    # (reps, B, d)
+            nrm = np.sqrt(np.einsum("rbd,rbd->rb", G, G))
+            f = np.minimum(1.0, C / np.maximum(nrm, 1e-300)) if C is not None else 1.0 / (nrm + r)
+            W = W - (eta / B) * (np.matmul(f[:, None, :], G)[:, 0, :] + xi[:, k])
+    return W, gn.min(axis=1)
 
 
 def ref_tran2022(X, y, *, reps, T, eta, alpha, node_std):
     """tran2022 Algorithm 1: tree-aggregated noise (each step: the nodes that merge leave the
-    running sum, the new node enters), momentum, normalised step, output w_tau."""
+    running sum, the new node enters), momentum, normalised step, output w_tau.
+
+    Node noise is keyed (tran2022's ``KeyedNormals``): the even nodes a = 0, 2, ... of level
+    b (the only ones a prefix sum uses) are consecutive blocks of d normals of the stream
+    SeedSequence(key_r, spawn_key=(family, b, 0)); all of them are drawn up front."""
     N, d = X.shape
     s = ReplicateStreams(SEED, reps)
-    keyed = KeyedNormals(_node_keys(s), d, _FAM_ALG1)
+    keys = [[int(k) for k in row] for row in _node_keys(s)]
     tau = 1 + np.minimum((s.uniform(1)[:, 0] * T).astype(np.int64), T - 1)
+    hits = {int(t): np.flatnonzero(tau == t) for t in np.unique(tau)}
+    Z = [node_std * np.stack([np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+        k, spawn_key=(_FAM_ALG1, b, 0)))).standard_normal((((T >> b) + 1) // 2, d))
+        for k in keys], axis=1) for b in range(T.bit_length())]   # level b: (nodes, reps, d)
     beta = 1.0 - alpha
+    c = [beta ** ((1 << b) - 1) for b in range(T.bit_length())]
     W = np.zeros((reps, d))
-    W_out, m, S, live = W.copy(), np.zeros((reps, d)), np.zeros((reps, d)), {}
+    W_out, m, S, live = W.copy(), np.zeros((reps, d)), np.zeros((reps, d)), [None] * len(Z)
     for q in range(T // N + 1):
         perm = s.permutations(N)
         for i in range(1, min(N, T - q * N) + 1):
             t = q * N + i
-            W_out[tau == t] = W[tau == t]
+            if t in hits:
+                W_out[hits[t]] = W[hits[t]]
             k = (t & -t).bit_length() - 1                     # levels 0..k-1 merge into k
             for b in range(k):
-                S = S - beta ** ((1 << b) - 1) * live.pop(b)
-            live[k] = node_std * keyed(k, (t >> k) - 1)
+                S = S - c[b] * live[b]
+            live[k] = Z[k][(t >> k) >> 1]                     # node index (t >> k) - 1, even
             S = beta * S + live[k]
             j = perm[:, i - 1]
-            u = np.einsum("rd,rd->r", X[j], W) - y[j]
-            g = (2.0 * u / (2.0 + u * u))[:, None] * X[j]
-            m = beta * m + alpha * g
+            x = X[j]
+            u = np.einsum("rd,rd->r", x, W) - y[j]
+            m = beta * m + alpha * ((2.0 * u / (2.0 + u * u))[:, None] * x)
             mh = m + S
             W = W - eta * mh / np.linalg.norm(mh, axis=1, keepdims=True)
     return W_out
@@ -145,11 +179,12 @@ def ref_bst14(X, y, mu, *, reps, T, m, s_noise, radius):
     n, d = X.shape
     s = ReplicateStreams(SEED, reps)
     W = np.zeros((reps, d))
-    for t in range(1, T + 1):
-        g = logistic_grad_mean(W, X, y, s.subsets(n, m), mu) + s_noise * s.normal(d)
-        W = W - g / (mu * t)
-        W *= np.minimum(1.0, radius / np.maximum(np.linalg.norm(W, axis=1, keepdims=True),
-                                                 1e-300))
+    for t0, K in blocks(T, reps, m + d):
+        idx, xi = s.subsets(n, m, steps=K), s_noise * s.normal(K, d)
+        for k in range(K):
+            W = W - (logistic_grad_mean(W, X, y, idx[:, k], mu) + xi[:, k]) / (mu * (t0 + k + 1))
+            W *= np.minimum(1.0, radius / np.maximum(np.linalg.norm(W, axis=1, keepdims=True),
+                                                     1e-300))
     return W
 
 
@@ -161,12 +196,17 @@ def ref_rrpsgd(X, y, mu, *, reps, K, eta, s_noise):
     cdf = np.cumsum(np.full(K, 2 * eta))
     cdf = cdf / cdf[-1]
     R = np.minimum(np.searchsorted(cdf, s.uniform(1)[:, 0], side="right"), K - 1) + 1
+    hits = {int(t): np.flatnonzero(R == t) for t in np.unique(R)}
     W = np.zeros((reps, d))
     out = W.copy()
-    for t in range(int(R.max())):
-        idx = np.minimum((s.uniform(1) * n).astype(np.int64), n - 1)
-        W = W - eta * (logistic_grad_mean(W, X, y, idx, mu) + s_noise * s.normal(d))
-        out[R == t + 1] = W[R == t + 1]
+    rows = int(R.max())
+    for t0, Kb in blocks(rows, reps, 1 + d):
+        idx = np.minimum((s.uniform(Kb) * n).astype(np.int64), n - 1)
+        xi = s_noise * s.normal(Kb, d)
+        for k in range(Kb):
+            W = W - eta * (logistic_grad_mean(W, X, y, idx[:, k:k + 1], mu) + xi[:, k])
+            if t0 + k + 1 in hits:
+                out[hits[t0 + k + 1]] = W[hits[t0 + k + 1]]
     return out
 
 
@@ -223,9 +263,12 @@ def cases(quick: bool) -> list[dict]:
     common = dict(eps=1.0, delta=1e-5, reps=reps, seed=SEED)
     out = []
 
-    def add(name, alg, obj, data, kw, ref, steps, metrics):
+    def add(name, alg, obj, data, kw, ref, steps, metrics, grads=None):
+        # grads(res): per-sample gradients the run computed, all replicates (default
+        # grad_evals per replicate times reps)
         out.append(dict(name=name, alg=alg, obj=obj, data=data, kw={**common, **kw}, ref=ref,
-                        steps=steps, metrics=metrics))
+                        steps=steps, metrics=metrics, d=obj.d,
+                        grads=grads or (lambda res: res.grad_evals * reps)))
 
     lr_metrics = (lambda W: logistic_metrics(W, X, y, mu))
     add("zhang2021 DP-SGD-const", "zhang2021.dpsgd-const", lr, lr_data,
@@ -279,7 +322,7 @@ def cases(quick: bool) -> list[dict]:
     add("zhang2017 output-perturbation GD (Alg. 1)", "zhang2017.alg1", lr, lr_data,
         dict(T=Tg, eta=1.0, noise_scale=0.05),
         lambda: ref_gd_output(X, y, mu, reps=reps, T=Tg, eta=1.0, s_noise=0.05), Tg,
-        lr_metrics)
+        lr_metrics, grads=lambda res: n * Tg)     # one gradient descent serves every replicate
     nw, dw, Tw = (2000, 5, 20) if quick else (10000, 20, 50)
     wl = get_objective("logistic-nonconvex-reg", d=dw)
     wl_data = wl.make_data(nw, 0)
@@ -313,6 +356,45 @@ def cpu(fn):
     return res, time.process_time() - c0
 
 
+# ---------------------------------------------------------------------------- the floor
+PROBE: dict = {}
+
+
+def probe_machine(quick: bool) -> dict:
+    """The machine's floor, measured in this process with the same BLAS threads (best CPU
+    time of several tries): a BLAS product (dgemm GFLOP/s), a streaming read of an array far
+    larger than the caches (GB/s), and a gather of random rows of an n x 100 matrix, the
+    memory access of a minibatch (GB/s)."""
+    rng = np.random.default_rng(0)
+    tries = 2 if quick else 5
+    m = 512 if quick else 1024
+    A, B = rng.standard_normal((m, m)), rng.standard_normal((m, m))
+    t = min(cpu(lambda: A @ B)[1] for _ in range(tries))
+    big = np.ones((1 << 23) if quick else (1 << 26))          # 64 MiB / 512 MiB
+    t_read = min(cpu(big.sum)[1] for _ in range(tries))
+    X = rng.standard_normal((2000 if quick else 10000, 100))
+    idx = rng.integers(0, X.shape[0], size=(64, 100))
+    reps = 20 if quick else 200
+
+    def gather():
+        for _ in range(reps):
+            np.take(X, idx, axis=0)
+    t_gather = min(cpu(gather)[1] for _ in range(tries))
+    del big
+    PROBE.update(gemm_gflops=2 * m ** 3 / t / 1e9, read_gbs=8 * (1 << 26 if not quick else 1 << 23)
+                 / t_read / 1e9, gather_gbs=reps * idx.size * 100 * 8 / t_gather / 1e9)
+    return PROBE
+
+
+def floor_grads_per_s(d: int) -> float:
+    """Per-sample gradients per second the machine cannot beat for a linear model in R^d:
+    each one reads its row of X (8 d bytes, at the streaming read bandwidth) and does 4 d
+    flops (a dot product and an axpy, at the dgemm rate); the smaller of the two rates. A
+    minibatch gathers its rows, which is slower than streaming (the probe's gather rate
+    shows by how much), so the mini-batch rows stay below this floor."""
+    return min(PROBE["read_gbs"] * 1e9 / (8 * d), PROBE["gemm_gflops"] * 1e9 / (4 * d))
+
+
 def measure(case: dict, rounds: int) -> dict:
     alg = get_algorithm(case["alg"])
     case["obj"].minimum(case["data"])          # memoised minimum search (outside the timing)
@@ -335,6 +417,8 @@ def measure(case: dict, rounds: int) -> dict:
             "sim_alg_cpu_min": min(r["sim_alg"] for r in rows),
             "ref_cpu_min": min(r["ref"] for r in rows),
             "us_per_step": 1e6 * min(r["sim_alg"] for r in rows) / case["steps"],
+            "grads_per_s": case["grads"](res) / min(r["sim_alg"] for r in rows),
+            "floor_grads_per_s": floor_grads_per_s(case["d"]),
             "max_abs_dw": max(r["dw"] for r in rows)}
 
 
@@ -388,6 +472,11 @@ def main(argv: list[str] | None = None) -> int:
     if not todo:
         print(f"bench_simulators: --only matches no case, got {a.only}", file=sys.stderr)
         return 2
+    probe = probe_machine(a.quick)
+    if not a.json:
+        print(f"machine floor: dgemm {probe['gemm_gflops']:.1f} GFLOP/s, streaming read "
+              f"{probe['read_gbs']:.1f} GB/s, row gather {probe['gather_gbs']:.1f} GB/s "
+              f"(per-sample gradients/s floor = min(read / 8d, dgemm / 4d))", flush=True)
     results = []
     for case in todo:
         results.append(measure(case, rounds))
@@ -396,11 +485,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{r['name']:42s} alg {r['alg_ratio_min']:5.2f}x / {r['alg_ratio_median']:5.2f}x"
                   f"   total {r['total_ratio_min']:5.2f}x / {r['total_ratio_median']:5.2f}x"
                   f"   sim {r['sim_alg_cpu_min']:7.3f} s  ref {r['ref_cpu_min']:7.3f} s"
-                  f"   {r['us_per_step']:8.1f} us/step   max|dw| {r['max_abs_dw']:.1e}",
+                  f"   {r['us_per_step']:8.1f} us/step   max|dw| {r['max_abs_dw']:.1e}"
+                  f"   {r['grads_per_s'] / 1e6:7.2f} M grads/s = "
+                  f"{100 * r['grads_per_s'] / r['floor_grads_per_s']:5.1f}% of floor",
                   flush=True)
     scal = [] if a.no_scaling else scaling(a.quick, max(1, min(rounds, 3)))
     if a.json:
-        print(json.dumps({"rounds": rounds, "quick": a.quick, "results": results,
+        print(json.dumps({"rounds": rounds, "quick": a.quick, "machine": probe, "results": results,
                           "scaling": scal}, allow_nan=False))
         return 0
     if scal:

@@ -47,8 +47,11 @@ PAPER = Paper(
     key="tran2022",
     title="Momentum Aggregation for Private Non-convex ERM",
     authors="Hoang Tran, Ashok Cutkosky",
-    venue="NeurIPS 2022 (arXiv 2210.06328)",
+    venue="NeurIPS 2022",
+    year=2022,
+    arxiv="2210.06328",
     source="main body (the appendix is not encoded)",
+    in_text=("title", "authors"),       # venue, year and arXiv id are not printed in it
 )
 
 # --- the paper's letters bound to shared symbols ------------------------------------

@@ -47,7 +47,9 @@ PAPER = Paper(
            "DP-Trust Region Method"),
     authors="Di Wang, Jinhui Xu",
     venue="ECML-PKDD 2020",
+    year=2020,
     source="main text (the supplement with the proofs is not encoded)",
+    in_text=("title", "authors"),       # venue and year are not printed in it
 )
 
 # --- shared symbols, bound to the paper's letters ---------------------------------------

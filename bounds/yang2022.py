@@ -46,8 +46,11 @@ PAPER = Paper(
     title="Normalized/Clipped SGD with Perturbation for Differentially Private "
           "Non-Convex Optimization",
     authors="Xiaodong Yang, Huishuai Zhang, Wei Chen, Tie-Yan Liu",
-    venue="arXiv 2206.13033 (2022)",
+    venue="",
+    year=2022,
+    arxiv="2206.13033",
     source="text with its formulas stripped: formulas reconstructed",
+    in_text=("title",),                 # our copy prints no author line, year or arXiv id
 )
 
 # --- paper's letters bound to shared symbols ---------------------------------------------

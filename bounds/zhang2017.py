@@ -47,7 +47,9 @@ PAPER = Paper(
     title="Efficient Private ERM for Smooth Objectives",
     authors="Jiaqi Zhang, Kai Zheng, Wenlong Mou, Liwei Wang",
     venue="IJCAI 2017",
+    year=2017,
     source="main text and Appendix A",
+    in_text=("title", "authors"),       # venue and year are not printed in it
 )
 
 # --- symbols ---------------------------------------------------------------------------

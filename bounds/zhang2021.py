@@ -48,7 +48,9 @@ PAPER = Paper(
     title="Private Stochastic Non-convex Optimization with Improved Utility Rates",
     authors="Qiuchen Zhang, Jing Ma, Jian Lou, Li Xiong",
     venue="IJCAI 2021",
+    year=2021,
     source="main text (the supplement with the proofs is not encoded)",
+    in_text=("title", "authors"),       # venue and year are not printed in it
 )
 
 # --- shared symbols, bound to the paper's letters ---------------------------------------

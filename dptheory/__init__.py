@@ -9,7 +9,7 @@ The public API (imported lazily: ``import dptheory`` is fast, SymPy loads on fir
   beside the measurements (records, ``to_frame()``, ``plot()``);
 * :func:`check_sensitivity` — property-test a sensitivity claim (Hypothesis and
   adversarial search), judged as ``refuted``/``supported``/``inconclusive``;
-* :func:`compare` — two items' rates: exponents, regimes, crossovers, ``plot()``;
+* :func:`compare` — two items' rates: exponents, regimes, crossovers, ``plot()``; more items ranked;
 * :mod:`dptheory.testing` — Hypothesis strategies (neighbouring data sets, objectives with
   certified constants, privacy and noise parameters);
 * :class:`CheckResult` and :data:`VERDICTS` — the verdict vocabulary (``refuted``,
@@ -81,22 +81,30 @@ def _catalog_letters() -> Any:
 _notation.set_source(_catalog_letters)
 
 
-def compare(a: Any, b: Any, vary: Any = "n", at: dict[Any, float] | None = None,
+def compare(a: Any, b: Any, *more: Any, vary: Any = "n", at: dict[Any, float] | None = None,
             derived: bool = False) -> Any:
-    """Compare two catalog items' stated rates along ``vary``.
+    """Compare two catalog items' stated rates along ``vary``, or rank more than two.
+
+    Names in ``at`` are resolved exactly as the CLI's ``--set``: a letter the compared
+    items print differently (``L`` is beta in tran2022 and G in zhang2021) is refused, and a
+    value that occurs in none of the rates is reported in ``warnings``.
 
     Parameters
     ----------
-    a, b : catalog ids (or Theorems).
+    a, b, *more : catalog ids (or Theorems); with more than two, a
+        :class:`~dptheory.symbolic.compare.Ranking` (the order on every interval of
+        ``vary`` and every pair's comparison).
     vary : the growing variable: a registered name (``n``), a paper's letter (``N``), or a
         SymPy symbol.
     at : values of other variables. When only ``vary`` is left free, the full rates are
-        compared, constants included, on the whole positive axis (1e-300 to 1e300).
+        compared, constants included, on the whole positive axis (1e-300 to 1e300); when
+        constants (G, mu, ...) are left free too, every statement holds for every admissible
+        value of them, or says for which.
     derived : compare the explicit bounds at the settings instead of the stated rates.
 
     Returns
     -------
-    dptheory.symbolic.compare.Comparison
+    dptheory.symbolic.compare.Comparison or dptheory.symbolic.compare.Ranking
         Exponents, ``regimes`` (readable, with SymPy forms beside), ``crossovers``,
         ``warnings`` (different measured quantities or units), ``plot(ax=None)`` and a
         readable ``str()``.
@@ -113,7 +121,7 @@ def compare(a: Any, b: Any, vary: Any = "n", at: dict[Any, float] | None = None,
     all crossovers on (1e-300, 1e+300) found: their number equals the bound of the (generalized) Descartes rule of signs, 1
     """
     from dptheory.catalog import compare_items
-    return compare_items(a, b, vary=vary, at=at, derived=derived)
+    return compare_items(a, b, *more, vary=vary, at=at, derived=derived)
 
 
 def __getattr__(name: str) -> Any:

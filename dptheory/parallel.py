@@ -31,7 +31,6 @@ import hashlib
 import os
 import pickle
 import socket
-import sys
 import threading
 import time
 import traceback
@@ -229,13 +228,8 @@ class CellResults(dict):
 
 
 def _progress_bar(total: int, initial: int, progress: bool, desc: str) -> Any:
-    from tqdm import tqdm
-
-    from dptheory.progress import enabled as progress_enabled
-    stream = sys.stderr
-    enabled = bool(progress) and progress_enabled(stream)
-    return tqdm(total=total, initial=initial, disable=not enabled, file=stream, desc=desc,
-                unit="cell", dynamic_ncols=True)
+    from dptheory.progress import bar
+    return bar(total=total, initial=initial, desc=desc, unit="cell", show=bool(progress))
 
 
 def run_cells(func: Callable[[dict[str, Any]], Any], cells: Iterable[Mapping[str, Any]], *,
@@ -258,7 +252,7 @@ def run_cells(func: Callable[[dict[str, Any]], Any], cells: Iterable[Mapping[str
       unreachable one raises ``ValueError`` within ``connect_timeout`` seconds.
     * ``base_seed``: when given, cells without a ``seed`` get ``cell_seed(base_seed, key)``
       (:func:`seed_cells`) before keying.
-    * ``progress``: a tqdm bar on stderr, shown only when stderr is a terminal.
+    * ``progress``: a ``tqdm.auto`` bar, shown in a notebook or when stderr is a terminal.
 
     When a cell raises, the error is stored as that cell's row (status ``error``, retried on
     resume), the run is marked ``failed`` and the exception is re-raised; cells finished

@@ -1,8 +1,9 @@
-"""Progress on stderr for long commands: a bar when the amount of work is known
-(:func:`track`), else a heartbeat with the elapsed time (:class:`Heartbeat`).
+"""Progress for long work: a bar when the amount of work is known (:func:`track`,
+:func:`bar`), else a heartbeat with the elapsed time (:class:`Heartbeat`).
 
-Both show only when stderr is a terminal (set ``DPTHEORY_PROGRESS=1`` to force them, ``0``
-to silence them), so pipes, logs and ``--json`` output stay clean.
+Bars come from ``tqdm.auto``: a widget in a Jupyter notebook, text on stderr in a terminal.
+They show in a notebook or when stderr is a terminal (set ``DPTHEORY_PROGRESS=1`` to force
+them, ``0`` to silence them), so pipes, logs and ``--json`` output stay clean.
 """
 
 from __future__ import annotations
@@ -13,14 +14,24 @@ import threading
 import time
 from typing import Any, Iterable, TextIO
 
-__all__ = ["enabled", "track", "Heartbeat"]
+__all__ = ["enabled", "in_notebook", "bar", "track", "Heartbeat"]
+
+
+def in_notebook() -> bool:
+    """Whether this process is a Jupyter kernel (where stderr is no terminal, but a bar
+    widget shows)."""
+    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    return type(shell).__name__ == "ZMQInteractiveShell"
 
 
 def enabled(stream: TextIO | None = None) -> bool:
-    """Whether to show progress on ``stream`` (default stderr)."""
+    """Whether to show progress on ``stream`` (default stderr): ``DPTHEORY_PROGRESS`` when
+    set to 0 or 1, else in a notebook or when the stream is a terminal."""
     env = os.environ.get("DPTHEORY_PROGRESS", "")
     if env in ("0", "1"):
         return env == "1"
+    if stream is None and in_notebook():
+        return True
     stream = sys.stderr if stream is None else stream
     isatty = getattr(stream, "isatty", None)
     try:
@@ -29,12 +40,24 @@ def enabled(stream: TextIO | None = None) -> bool:
         return False
 
 
+def bar(iterable: Iterable[Any] | None = None, *, total: int | None = None, initial: int = 0,
+        desc: str = "", unit: str = "item", show: bool = True, leave: bool = True) -> Any:
+    """A ``tqdm.auto`` bar (a widget in a notebook, text on stderr elsewhere), disabled
+    unless ``show`` and :func:`enabled`."""
+    if in_notebook():
+        from tqdm.auto import tqdm
+        return tqdm(iterable, total=total, initial=initial, desc=desc, unit=unit,
+                    disable=not (show and enabled()), leave=leave)
+    from tqdm import tqdm as text_tqdm
+    return text_tqdm(iterable, total=total, initial=initial, desc=desc, unit=unit,
+                     file=sys.stderr, disable=not (show and enabled()), dynamic_ncols=True,
+                     leave=leave)
+
+
 def track(iterable: Iterable[Any], *, total: int | None = None, desc: str = "",
           unit: str = "item") -> Iterable[Any]:
-    """``iterable`` with a tqdm bar on stderr (when :func:`enabled`)."""
-    from tqdm import tqdm
-    return tqdm(iterable, total=total, desc=desc, unit=unit, file=sys.stderr,
-                disable=not enabled(), dynamic_ncols=True, leave=False)
+    """``iterable`` with a progress bar (:func:`bar`; when :func:`enabled`)."""
+    return bar(iterable, total=total, desc=desc, unit=unit, leave=False)
 
 
 class Heartbeat:

@@ -10,14 +10,18 @@ without recomputing anything. Algorithms and objectives are the registered ones
 
 With ``theorem=``, every point also carries the theorem's explicit bound (the *theory
 line*) evaluated at the objective's certified constants (bound through the theorem's own
-assumptions), the point's n, d, eps, delta and the run's parameters (T, step sizes, ...);
-where the bound hides constants or needs a value nothing provides, the stated rate (its
-constants set to 1) is given instead, and the missing values are named.
+assumptions), the point's n, d, eps, delta and the run's parameters (T, step sizes, ...).
+Where the bound hides constants or needs a value nothing provides, :func:`sweep` stops with
+an error naming the missing values (give them with ``at=``); nothing is drawn in the bound's
+place unless asked: ``constants="stated-rate"`` draws the stated rate with its hidden
+constants set to 1, labelled as such (a shape to compare slopes with, not a bound).
 """
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import itertools
 import json
 import math
@@ -32,6 +36,10 @@ from dptheory.errors import UsageError
 __all__ = ["sweep", "SweepResult", "run_cell", "theory_values"]
 
 _POINT_KEYS = ("n", "d", "eps", "delta")
+#: What a sweep with a theorem draws as its theory line: ``"certified"`` (the explicit bound
+#: at values the objective certifies or ``at=`` gives; a missing value is an error) or
+#: ``"stated-rate"`` (the stated rate with hidden constants set to 1, labelled as such).
+CONSTANTS = ("certified", "stated-rate")
 
 
 def theory_values(theorem: Any, objective: Any, data: Any, values: Mapping[str, float]) -> dict[str, float]:
@@ -148,6 +156,10 @@ class SweepResult:
     theorem : the theorem id of the theory line ("" without one).
     missing : symbols the theorem's bound needed that nothing provided.
     run_id, store : where the cells are stored (None without a store).
+    computed : cells computed in this call (the others were read from the store).
+    constants : ``"certified"`` (the theory line is the bound) or ``"stated-rate"``.
+    settings : what the figure's parameter line states: algorithm, objective and its
+        parameters, fixed values, replicates, data sets, seed, calibration.
     """
 
     records: list[dict[str, Any]]
@@ -158,6 +170,8 @@ class SweepResult:
     run_id: str | None = None
     store: str | None = None
     computed: int = 0
+    constants: str = "certified"
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -211,33 +225,109 @@ class SweepResult:
         y = np.log([r["mean"] for r in rows])
         return float(np.polyfit(x, y, 1)[0])
 
-    def plot(self, ax: Any = None, *, metric: str | None = None, x: str | None = None) -> Any:
-        """Means with 95% error bars against the varied value on log-log axes, with the
-        theory line (the bound, else the stated rate with constants 1). Returns the Axes
-        (``ax``, or a new Figure's: the matplotlib backend is left alone)."""
-        from dptheory.plotting import new_axes
-        x = x or self.variables[0]
-        rows = sorted(self.summary(metric), key=lambda r: r[x])
-        ax = new_axes(ax)
-        xs = [r[x] for r in rows]
-        means = np.array([r["mean"] for r in rows])
-        err = 1.96 * np.nan_to_num(np.array([r["se"] for r in rows]))
-        ax.errorbar(xs, means, yerr=err, marker="o", ms=4, capsize=3,
-                    label=f"{rows[0]['metric'] if rows else metric} (mean, 95%)")
-        for what, style in (("bound", "--"), ("rate", ":")):
-            ys = [r[what] for r in rows]
-            if all(v is not None and v > 0 for v in ys) and ys:
-                label = (f"{self.theorem} bound" if what == "bound"
-                         else f"{self.theorem} stated rate (constants 1)")
-                ax.plot(xs, ys, style, color="k", label=label)
-                break
-        ax.set_xscale("log")
-        if np.all(means > 0):
-            ax.set_yscale("log")
-        ax.set_xlabel(x)
-        ax.set_ylabel(rows[0]["metric"] if rows else "")
-        ax.legend(fontsize=8)
-        return ax
+    def to_csv(self, path: str | Path | None = None) -> str:
+        """The records as CSV (no pandas needed): one row per record, the columns of the
+        first record in order, then any others; written to ``path`` when given.
+
+        Returns
+        -------
+        str
+            The CSV text.
+        """
+        cols = list(dict.fromkeys(k for r in self.records for k in r))
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n", restval="")
+        w.writeheader()
+        for r in self.records:
+            w.writerow({k: "" if v is None else v for k, v in r.items()})
+        text = buf.getvalue()
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    def param_line(self, shown: Sequence[str] = ()) -> str:
+        """The figure's parameter line: the objective's parameters and the fixed values not
+        ``shown`` on an axis, replicates, data sets, seed (mathtext symbols)."""
+        from dptheory.plotting import count, param_line
+        st = self.settings
+        values: dict[str, Any] = {}
+        for k, v in {**st.get("objective_params", {}), **st.get("fixed", {})}.items():
+            if k not in shown and k not in ("form",) and isinstance(v, (int, float)):
+                values[k] = v
+        reps, sets = st.get("reps"), st.get("datasets", 1)
+        lead = [f"{st.get('algorithm_title', '')} on {st.get('objective', '')} (synthetic data)"
+                if st.get("objective") else ""]
+        extra = [count(reps, "replicate") + (f" x {sets} data sets" if sets and sets > 1 else "")
+                 if reps else "", f"seed {st['seed']}" if "seed" in st else ""]
+        if st.get("calibration", "paper") != "paper":
+            extra.append(f"{st['calibration']} calibration")
+        return param_line(values, lead=lead, extra=[e for e in extra if e])
+
+    def plot(self, ax: Any = None, *, metric: str | None = None, x: str | None = None,
+             hue: str | None = None, col: str | None = None, label: str = "") -> Any:
+        """Means with 95 % percentile-bootstrap intervals against ``x``, one line per value
+        of ``hue`` and one panel per value of ``col``, with the theory line of each group.
+
+        The defaults: ``x`` is ``n`` when swept, else the first varied name; a second varied
+        name becomes ``hue``, a third ``col``. Axis labels are the symbols' LaTeX names; the
+        title is the parameter line (fixed values, replicates, data, seed). The theory line
+        is the theorem's bound, or with ``constants="stated-rate"`` its stated rate labelled
+        "constants set to 1". The matplotlib backend is left alone.
+
+        Parameters
+        ----------
+        ax : draw on this Axes (not with ``col``); several sweeps on one Axes get one legend
+            entry per distinct ``label``.
+        metric : the measured column (default :attr:`metric`).
+        x, hue, col : varied names.
+        label : the series' legend name (default: what fixes this sweep, e.g. its eps).
+
+        Returns
+        -------
+        matplotlib.axes.Axes, or a list of Axes with ``col``.
+
+        Raises
+        ------
+        ValueError
+            When a varied name is on no axis (its points would be averaged together) or a
+            name is not varied.
+        """
+        from dptheory.plotting import item_label, sweep_figure, value_label
+        metric = metric or self.metric
+        if x is None:
+            x = "n" if "n" in self.variables else self.variables[0]
+        rest = [v for v in self.variables if v not in (x, hue, col)]
+        if hue is None and rest:
+            hue = rest.pop(0)
+        if col is None and rest and ax is None:
+            col = rest.pop(0)
+        for name, what in ((x, "x"), (hue, "hue"), (col, "col")):
+            if name is not None and name not in self.variables:
+                raise ValueError(f"{what}={name!r} is not a varied name; the sweep varies "
+                                 f"{self.variables}")
+        if rest:
+            raise ValueError(f"the sweep also varies {rest}: give each an axis (x=, hue=, "
+                             f"col=) or plot a subset of the records")
+        theory = None
+        if self.theorem:
+            what = "bound" if self.constants == "certified" else "rate"
+            if any(r.get(what) is not None for r in self.records):
+                theory = what
+        where = item_label(self.theorem) if self.theorem else ""
+        tlabel = (f"bound of {where}" if theory == "bound" else
+                  f"stated rate of {where}, constants set to 1 (not a bound)")
+        shown = [x, hue or "", col or ""]
+        if hue is None:
+            # one series: what fixes it goes in its legend label (so sweeps overlaid on one
+            # Axes are told apart), not in a title the next sweep would overwrite
+            fixed = self.settings.get("fixed", {})
+            shown += list(fixed)
+            if not label:
+                label = ", ".join(value_label(k, v) for k, v in fixed.items()
+                                  if isinstance(v, (int, float)))
+        return sweep_figure(self.records, x=x, metric=metric, hue=hue, col=col, theory=theory,
+                            theory_label=tlabel, label=label, params=self.param_line(shown),
+                            ax=ax)
 
     def _repr_html_(self) -> str:
         from dptheory.display import html_table
@@ -258,6 +348,11 @@ def _points(vary: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     return [dict(zip(names, combo)) for combo in itertools.product(*(vary[k] for k in names))]
 
 
+def _as_float(p: Mapping[str, Any]) -> dict[str, Any]:
+    """``p`` with eps and delta as floats (validated numbers)."""
+    return {k: float(v) if k in ("eps", "delta") else v for k, v in p.items()}
+
+
 def _validate_point(p: Mapping[str, Any]) -> None:
     for k in ("n", "d"):
         if k in p and (isinstance(p[k], bool) or not isinstance(p[k], (int, np.integer))
@@ -274,7 +369,7 @@ def sweep(algorithm: str, objective: str | tuple[str, Mapping[str, Any]], vary: 
           fixed: Mapping[str, Any] | None = None, datasets: int = 1, block: int | None = None,
           metric: str | None = None, at: Mapping[str, float] | None = None,
           calibration: str = "paper", store: Any = None, scheduler: str | None = None,
-          progress: bool = True) -> SweepResult:
+          progress: bool = True, constants: str = "certified") -> SweepResult:
     """Run ``algorithm`` on ``objective`` over the grid ``vary`` and collect tidy records.
 
     Parameters
@@ -297,11 +392,22 @@ def sweep(algorithm: str, objective: str | tuple[str, Mapping[str, Any]], vary: 
     store : a path or :class:`dptheory.store.Store`: cells are committed there as they
         finish, and the same call resumes an interrupted sweep.
     scheduler : a Dask scheduler address (``tcp://host:8786``) instead of local workers.
-    progress : a progress bar on stderr (when it is a terminal).
+    progress : a progress bar (on a terminal, or in a notebook).
+    constants : the theory line: ``"certified"`` (default) is the theorem's explicit bound
+        at the objective's certified constants, ``at`` and the run's parameters, and a value
+        none of them gives is an error naming it; ``"stated-rate"`` is the stated rate with
+        its hidden constants set to 1, drawn and labelled as such (not a bound).
 
     Returns
     -------
     SweepResult
+
+    Raises
+    ------
+    UsageError
+        (a ValueError) for a bad argument, and with ``constants="certified"`` when the
+        theorem's bound cannot be evaluated: it states only a rate, or it needs values
+        (named in the message) that neither the objective nor ``at`` provides.
 
     Examples
     --------
@@ -323,9 +429,17 @@ def sweep(algorithm: str, objective: str | tuple[str, Mapping[str, Any]], vary: 
     if not isinstance(name, str) or not isinstance(obj_params, Mapping):
         raise UsageError("objective must be a family name or (name, {params})")
     registry.objective(name, **dict(obj_params))
+    if constants not in CONSTANTS:
+        raise UsageError(f"constants must be one of {CONSTANTS}, got {constants!r}")
     if theorem is not None:
         from dptheory import catalog
-        catalog.get(theorem)
+        item = catalog.get(theorem)
+        if constants == "certified" and item.bound is None:
+            raise UsageError(f"{theorem} states only a rate (its constants are hidden), so it "
+                             "has no bound to draw; pass constants='stated-rate' to draw the "
+                             "rate with its constants set to 1, labelled as such")
+        if constants == "stated-rate" and item.rate is None:
+            raise UsageError(f"{theorem} has no stated rate; use constants='certified'")
     for label, value, low in (("reps", reps, 1), ("datasets", datasets, 1),
                               ("block", block if block is not None else reps, 1)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
@@ -336,6 +450,10 @@ def sweep(algorithm: str, objective: str | tuple[str, Mapping[str, Any]], vary: 
     points = _points(vary)
     for p in points:
         _validate_point({**fixed, **p})
+    # eps = 1 and eps = 1.0 are one point: one seed (a cell's seed hashes its key's JSON)
+    fixed = _as_float(fixed)
+    points = [_as_float(p) for p in points]
+    vary = {k: [_as_float({k: v})[k] for v in vals] for k, vals in vary.items()}
     block = int(block or reps)
     base = {k: v for k, v in fixed.items() if k in _POINT_KEYS}
     params = {k: v for k, v in fixed.items() if k not in _POINT_KEYS}
@@ -381,6 +499,36 @@ def sweep(algorithm: str, objective: str | tuple[str, Mapping[str, Any]], vary: 
                          f"{sorted(k for k in records[0] if k not in ('dataset', 'replicate'))}")
     if st is not None and not isinstance(store, Store):
         st.close()
+    if theorem:
+        _require(theorem, "bound" if constants == "certified" else "rate", cells, got,
+                 sorted(missing))
+    settings = {"algorithm": algorithm, "algorithm_title": registry.algorithm(algorithm).title,
+                "objective": name, "fixed": fixed,
+                "objective_params": {k: v for k, v in registry.objective(name, **dict(obj_params))
+                                     .params().items() if k != "d" or "d" not in vary},
+                "reps": int(reps), "datasets": int(datasets), "seed": int(seed),
+                "calibration": calibration}
     return SweepResult(records, list(vary), chosen, theorem or "", sorted(missing), run_id,
                        None if store is None else str(getattr(store, "path", store)),
-                       len(got.computed))
+                       len(got.computed), constants, settings)
+
+
+def _require(theorem: str, what: str, cells: list[dict[str, Any]], got: Any,
+             missing: list[str]) -> None:
+    """Raise when the theorem's ``what`` (bound or rate) is missing at a point: name the
+    values it needs, or the evaluation's error."""
+    from dptheory.store import cell_key
+    for c in cells:
+        theory = got[cell_key(c)].get("theory") or {}
+        if theory.get(what) is not None:
+            continue
+        if theory.get(f"{what}_error"):
+            why = f"its evaluation failed at {c['point']}: {theory[f'{what}_error']}"
+        else:
+            names = ", ".join(missing) or "a value"
+            why = (f"it needs {names}, which neither the objective's certified constants nor "
+                   f"at= provide (give them: at={{{', '.join(f'{m!r}: ...' for m in missing)}}})")
+        hint = ("; or pass constants='stated-rate' to draw its stated rate with constants "
+                "set to 1, labelled as such" if what == "bound" else "")
+        raise UsageError(f"the {'bound' if what == 'bound' else 'stated rate'} of {theorem} "
+                         f"cannot be drawn: {why}{hint}")

@@ -25,10 +25,28 @@ record is replaced":
 
 The strategies also serve :func:`hypothesis.find` (the examples below show the simplest
 value each draws).
+
+Fast failures. The record strategies draw a whole data set as one integer array (numbers
+k/GRID, see :data:`GRID`), so an example costs few choices and a failing test shrinks in a
+few hundred calls: a planted wrong sensitivity claim on :func:`neighbouring_datasets`
+reports its shrunk counterexample in about a second of CPU (``benchmarks/bench_shrink.py``).
+With Hypothesis's default phases the last step after shrinking, ``Phase.explain``, may
+replay the failing example up to about 500 times per argument; when the property itself is
+expensive (a simulator run, an accountant call), drop it, and keep the example database
+off in CI runs that must be reproducible::
+
+    from hypothesis import Phase, settings
+    @settings(phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
+              database=None, deadline=None, max_examples=50)
+
+``phases=[Phase.explicit, Phase.generate]`` reports the first failure unshrunk (fastest);
+``deadline=None`` avoids flaky deadline errors for properties whose cost varies with the
+drawn size; ``max_examples`` sets the search effort (100 by default).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Sequence
 
 import numpy as np
@@ -37,9 +55,11 @@ from hypothesis import strategies as st
 from dptheory.vocabulary import RELATIONS   # the neighbouring relations the strategies build
 
 __all__ = ["datasets", "neighbouring_datasets", "records", "objectives", "privacy_parameters",
-           "noise_parameters", "RELATIONS"]
+           "noise_parameters", "RELATIONS", "GRID"]
 
-_unit = st.floats(-1.0, 1.0, allow_nan=False, allow_infinity=False)
+#: default resolution of the record strategies: coordinates, radius fractions and labels in
+#: ``y_range`` are multiples of 1/GRID of their range (``grid=None``: any float)
+GRID = 1024
 
 
 def _size(value: int | st.SearchStrategy, name: str, low: int) -> st.SearchStrategy:
@@ -50,10 +70,60 @@ def _size(value: int | st.SearchStrategy, name: str, low: int) -> st.SearchStrat
     return st.just(int(value))
 
 
+def _grid(grid: int | None) -> int | None:
+    if grid is None:
+        return None
+    if isinstance(grid, bool) or not isinstance(grid, (int, np.integer)) or grid < 1:
+        raise ValueError(f"grid must be an integer >= 1 or None, got {grid!r}")
+    return int(grid)
+
+
+def _table(size: int, d: int, x_radius: float, labels: tuple[float, ...] | None,
+           y_range: tuple[float, float], grid: int | None) -> st.SearchStrategy:
+    """``size`` records ``(X, y)`` from one (size, d + 2) array U of numbers in [-1, 1]
+    (k/grid for integers |k| <= grid, or any float when grid is None). Row u gives
+    x = x_radius |u_d| u_{<d}/||u_{<d}|| (0 when u_{<d} = 0) and y = labels[floor(|u_{d+1}| L)]
+    (capped at the last of the L labels) or lo + (hi - lo) |u_{d+1}| in y_range. One array
+    strategy draws a fill value and a few distinct entries: few choices per example and
+    short shrinks, all towards 0 (x = 0, the first label, y = lo)."""
+    from hypothesis.extra.numpy import arrays
+    shape = (size, d + 2)
+    if grid is None:
+        U = arrays(np.float64, shape, elements=st.floats(-1.0, 1.0, allow_nan=False))
+    else:
+        U = arrays(np.int64, shape, elements=st.integers(-grid, grid)).map(lambda a: a / grid)
+
+    def rows(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        V, t, s = u[:, :d], np.abs(u[:, d]), np.abs(u[:, d + 1])
+        nv = np.linalg.norm(V, axis=1, keepdims=True)
+        X = np.where(nv == 0, 0.0, x_radius * t[:, None] * V / np.where(nv == 0, 1.0, nv))
+        if labels is not None:
+            y = np.asarray(labels)[np.minimum(len(labels) - 1, (s * len(labels)).astype(int))]
+        else:
+            lo, hi = y_range
+            y = np.clip(lo + (hi - lo) * s, lo, hi)
+        return X, y
+    return U.map(rows)
+
+
+@functools.lru_cache(maxsize=1024)
+def _cached_table(*args: Any) -> st.SearchStrategy:
+    # one strategy object per argument tuple: Hypothesis caches its analysis per object,
+    # so a strategy rebuilt on every draw costs milliseconds per example
+    return _table(*args)
+
+
 def records(d: int, x_radius: float = 1.0, labels: Sequence[float] | None = (-1.0, 1.0),
-            y_range: tuple[float, float] | None = None) -> st.SearchStrategy:
+            y_range: tuple[float, float] | None = None, grid: int | None = GRID
+            ) -> st.SearchStrategy:
     """One record ``(x, y)``: ``x`` in the ball ``||x|| <= x_radius`` of R^d (its boundary
     included), ``y`` from ``labels`` or the interval ``y_range``.
+
+    ``x`` is a direction (d coordinates in [-1, 1]) scaled to a fraction of x_radius in
+    [0, 1]; with ``grid`` (default :data:`GRID`) coordinates and fraction are multiples of
+    1/grid, and ``y`` in ``y_range`` is lo plus a multiple of (hi - lo)/grid: a small space
+    of integers, so a failing test shrinks to its counterexample in seconds. ``grid=None``
+    draws any float (more values, much slower shrinking).
 
     Examples
     --------
@@ -62,29 +132,31 @@ def records(d: int, x_radius: float = 1.0, labels: Sequence[float] | None = (-1.
     >>> bool(np.linalg.norm(x) <= 1.0 + 1e-12) and y in (-1.0, 1.0)
     True
     """
+    return _cached_table(1, *_record_args(d, x_radius, labels, y_range, grid)).map(
+        lambda Xy: (Xy[0][0], Xy[1][0]))
+
+
+def _record_args(d: int, x_radius: float, labels: Sequence[float] | None,
+                 y_range: tuple[float, float] | None, grid: int | None) -> tuple:
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
+        raise ValueError(f"d must be an integer >= 1, got {d!r}")
     if not (x_radius > 0):
         raise ValueError(f"x_radius must be > 0, got {x_radius!r}")
-
-    def ball(t: tuple[list[float], float]) -> np.ndarray:
-        v = np.asarray(t[0], dtype=float)
-        nv = float(np.linalg.norm(v))
-        return np.zeros(d) if nv == 0 else x_radius * t[1] * v / nv
-
-    x = st.tuples(st.lists(_unit, min_size=d, max_size=d),
-                  st.floats(0.0, 1.0, allow_nan=False)).map(ball)
-    if labels is not None:
-        y = st.sampled_from([float(v) for v in labels])
-    else:
-        lo, hi = y_range if y_range is not None else (0.0, 0.0)
-        y = st.floats(lo, hi, allow_nan=False, allow_infinity=False)
-    return st.tuples(x, y)
+    lab = None if labels is None else tuple(float(v) for v in labels)
+    if lab is not None and not lab:
+        raise ValueError("labels must hold at least one value (or be None, with y_range)")
+    yr = (0.0, 0.0) if y_range is None else (float(y_range[0]), float(y_range[1]))
+    if not yr[0] <= yr[1]:
+        raise ValueError(f"y_range must satisfy lo <= hi, got {y_range!r}")
+    return int(d), float(x_radius), lab, yr, _grid(grid)
 
 
-@st.composite
-def datasets(draw: Any, n: int | st.SearchStrategy = st.integers(2, 20), d: int = 3,
+def datasets(n: int | st.SearchStrategy = st.integers(2, 20), d: int = 3,
              x_radius: float = 1.0, labels: Sequence[float] | None = (-1.0, 1.0),
-             y_range: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """A data set ``(X, y)``: ``n`` records of :func:`records` (``n`` a number or a strategy).
+             y_range: tuple[float, float] | None = None, grid: int | None = GRID
+             ) -> st.SearchStrategy:
+    """A data set ``(X, y)``: ``n`` records of the domain of :func:`records` (``n`` a number
+    or a strategy; ``grid`` as there).
 
     Examples
     --------
@@ -93,20 +165,24 @@ def datasets(draw: Any, n: int | st.SearchStrategy = st.integers(2, 20), d: int 
     >>> X.shape, y.shape
     ((5, 2), (5,))
     """
-    size = draw(_size(n, "n", 1))
-    rows = draw(st.lists(records(d, x_radius, labels, y_range), min_size=size, max_size=size))
-    return np.array([r[0] for r in rows]).reshape(size, d), np.array([r[1] for r in rows])
+    size, args = _size(n, "n", 1), _record_args(d, x_radius, labels, y_range, grid)
+
+    @st.composite
+    def draw_dataset(draw: Any) -> tuple[np.ndarray, np.ndarray]:
+        return draw(_cached_table(draw(size), *args))
+    return draw_dataset()
 
 
-@st.composite
-def neighbouring_datasets(draw: Any, n: int | st.SearchStrategy = st.integers(2, 20), d: int = 3,
+def neighbouring_datasets(n: int | st.SearchStrategy = st.integers(2, 20), d: int = 3,
                           relation: str = "replace-one", x_radius: float = 1.0,
                           labels: Sequence[float] | None = (-1.0, 1.0),
-                          y_range: tuple[float, float] | None = None) -> tuple[tuple, tuple]:
+                          y_range: tuple[float, float] | None = None,
+                          grid: int | None = GRID) -> st.SearchStrategy:
     """Two data sets that are neighbours under ``relation``.
 
     ``"replace-one"``: the same size, one record replaced by another record of the same
-    domain. ``"add-remove"``: one record added to, or removed from, the first.
+    domain. ``"add-remove"``: one record added to, or removed from, the first. ``grid`` as
+    in :func:`records`.
 
     Returns
     -------
@@ -124,20 +200,24 @@ def neighbouring_datasets(draw: Any, n: int | st.SearchStrategy = st.integers(2,
         raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
     from dptheory.sensitivity import neighbour
     lo = 2 if relation == "add-remove" else 1
-    X, y = draw(datasets(_size(n, "n", lo), d, x_radius, labels, y_range))
-    x, label = draw(records(d, x_radius, labels, y_range))
-    top = len(X) if relation == "add-remove" else len(X) - 1
-    i = draw(st.integers(0, top))
-    return (X, y), neighbour(X, y, i, x, label, relation)
+    size, args = _size(n, "n", lo), _record_args(d, x_radius, labels, y_range, grid)
+
+    @st.composite
+    def draw_pair(draw: Any) -> tuple[tuple, tuple]:
+        k = draw(size)
+        X, y = draw(_cached_table(k + 1, *args))   # k records and the new one, one array
+        i = draw(st.integers(0, k if relation == "add-remove" else k - 1))
+        return (X[:k], y[:k]), neighbour(X[:k], y[:k], i, X[k], y[k], relation)
+    return draw_pair()
 
 
-@st.composite
-def objectives(draw: Any, families: Sequence[str] | None = None,
+def objectives(families: Sequence[str] | None = None,
                n: int | st.SearchStrategy = st.integers(8, 64),
-               requires: Sequence[type] = ()) -> tuple[Any, Any]:
+               requires: Sequence[type] = ()) -> st.SearchStrategy:
     """``(objective, data)`` from the registered objective families (entry point
     ``dptheory.objectives``), at a drawn size and data seed. The objective's constants are
-    certified: ``objective.assumptions(data)`` lists them.
+    certified: ``objective.assumptions(data)`` lists them. A family that cannot build the
+    drawn number of records (e.g. a wide design needs n <= d) is not drawn at that size.
 
     Parameters
     ----------
@@ -161,15 +241,25 @@ def objectives(draw: Any, families: Sequence[str] | None = None,
         if unknown:
             raise ValueError(f"unknown objective families {unknown}; choose from {names}")
         names = list(families)
-    name = draw(st.sampled_from(names))
-    obj = registry.objective(name)
-    data = obj.make_data(draw(_size(n, "n", 2)), draw(st.integers(0, 2**31 - 1)))
-    have = {type(a) for a in obj.assumptions(data)}
-    missing = [t.__name__ for t in requires if t not in have]
-    if missing:
-        from hypothesis import assume
-        assume(False)            # this family does not declare what the caller needs
-    return obj, data
+    size = _size(n, "n", 2)
+    need = tuple(requires)
+    # the data seed shrinks towards 0 like any integer; 2^16 seeds are plenty of data sets
+    family, seed = st.sampled_from(names), st.integers(0, 2**16 - 1)
+
+    @st.composite
+    def draw_objective(draw: Any) -> tuple[Any, Any]:
+        from hypothesis import reject
+        obj = registry.objective(draw(family))
+        k = draw(size)
+        try:
+            data = obj.make_data(k, draw(seed))
+        except ValueError:
+            reject()             # this family cannot build k records (e.g. n <= d)
+        have = {type(a) for a in obj.assumptions(data)}
+        if any(t not in have for t in need):
+            reject()             # this family does not declare what the caller needs
+        return obj, data
+    return draw_objective()
 
 
 def privacy_parameters(eps: tuple[float, float] = (0.05, 10.0),

@@ -20,11 +20,15 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 def test_quick_run_agrees_with_the_reference_loops():
     out = _run("--quick", "--no-scaling", "--rounds", "1", "--json")
     assert out.returncode == 0, out.stderr
-    results = json.loads(out.stdout)["results"]
+    report = json.loads(out.stdout)
+    results = report["results"]
     assert len(results) == 9
     for r in results:
         assert r["max_abs_dw"] < 1e-12, r
         assert r["sim_alg_cpu_min"] > 0 and r["ref_cpu_min"] > 0
+        # the throughput is printed beside a floor computed from the machine probe
+        assert r["grads_per_s"] > 0 and r["floor_grads_per_s"] > 0
+    assert set(report["machine"]) == {"gemm_gflops", "read_gbs", "gather_gbs"}
 
 
 def test_bad_arguments_exit_2_with_one_line():

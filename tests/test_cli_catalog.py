@@ -56,7 +56,8 @@ def test_compare_map(capsys, tmp_path):
 @pytest.mark.parametrize("fmt", ["markdown", "latex", "csv"])
 def test_table_formats(capsys, fmt):
     code, out, _ = run(capsys, "table", "--format", fmt)
-    assert code == 0 and "tran2022.thm9" in out
+    # LaTeX ids may break after their dots in a narrow column
+    assert code == 0 and "tran2022.thm9" in out.replace(r"\allowbreak{}", "")
 
 
 def test_findings_json(capsys):

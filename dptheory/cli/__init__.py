@@ -35,10 +35,10 @@ from dptheory.errors import describe_failure
 # Command modules, each exposing register(subparsers). Order = order in --help. They import
 # only argparse-level code at the top; SymPy, SciPy and the catalogs load inside the handlers,
 # so `dptheory --help` and `dptheory list` start fast.
-COMMAND_MODULES = ("catalog", "privacy", "objectives", "simulate", "reproduce", "verify", "audit",
-                   "store")
+COMMAND_MODULES = ("catalog", "privacy", "objectives", "simulate", "sweep", "reproduce", "verify",
+                   "audit", "store")
 # Commands that draw their own progress bar (the others get a heartbeat after 3 s).
-OWN_PROGRESS = ("verify", "audit", "derive", "table", "reproduce")
+OWN_PROGRESS = ("verify", "audit", "derive", "table", "reproduce", "sweep")
 
 
 class _Parser(argparse.ArgumentParser):

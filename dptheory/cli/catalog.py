@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import math
 from typing import Any
 
 from dptheory import registry
@@ -31,9 +30,9 @@ def register(sub: Any) -> None:
     p.add_argument("ids", nargs="*", metavar="ID")
     p.add_argument("--all", action="store_true", help="every item with a bound and a rate")
 
-    p = add_command(sub, "compare", cmd_compare, "compare two items' stated rates")
-    p.add_argument("a", metavar="ID")
-    p.add_argument("b", metavar="ID")
+    p = add_command(sub, "compare", cmd_compare,
+                    "compare two items' stated rates, or rank more than two")
+    p.add_argument("ids", nargs="+", metavar="ID", help="two or more catalog ids")
     p.add_argument("--vary", default="n", help="the variable that grows (default n)")
     p.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
                    help="fix variables, e.g. d=100 eps=1")
@@ -106,9 +105,15 @@ def cmd_show(args: argparse.Namespace) -> tuple[Any, str]:
     dims = check_dimensions(item, registry.normalized_units(item.paper))
     data["hypotheses_at_settings"] = [h.as_dict() for h in hyps]
     data["dimension_issues"] = [i.as_dict() for i in dims]
+    paper = next((p for p in registry.papers().values()
+                  if p is not None and p.key == item.paper), None)
+    data["reference"] = paper.reference() if paper is not None else None
     if args.latex:
         return data, item.to_latex()
     text = item.to_markdown()
+    if paper is not None:
+        head, _, rest = text.partition("\n\n")
+        text = f"{head}\n\n**Paper:** {paper.describe()}\n\n{rest}"
     if d.verdict != "not-derivable":
         text += f"\n\n**Derived:** {d.derived}  →  {d.verdict}"
         if d.regime is not None and d.regime is not sp.true:
@@ -160,36 +165,34 @@ def cmd_derive(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 # -- compare -----------------------------------------------------------------------------
-def parse_set(pairs: list[str]) -> dict[Any, float]:
-    """The ``--set NAME=VALUE`` pairs as ``{symbol: value}``; a value must be a finite
-    positive number (an integer for an integer symbol), else :class:`UsageError`."""
-    from dptheory.catalog import resolve_symbol
+def parse_set(pairs: list[str]) -> dict[str, str]:
+    """The ``--set NAME=VALUE`` pairs as ``{name: value}`` (text); the names and values are
+    resolved and checked by :func:`dptheory.catalog.resolve_values`, as the API's ``at=``
+    is, so both give the same errors."""
     out = {}
     for pair in pairs:
         if "=" not in pair:
             raise UsageError(f"--set expects NAME=VALUE, got {pair!r}")
         name, value = pair.split("=", 1)
-        sym = resolve_symbol(name.strip(), option="--set")
-        try:
-            num = float(value)
-        except ValueError:
-            raise UsageError(f"--set: value of {name} must be a number, got {value!r}") from None
-        if not (math.isfinite(num) and num > 0):
-            raise UsageError(f"--set: {name} must be > 0 and finite, got {value}")
-        if sym.is_integer and num != int(num):
-            raise UsageError(f"--set: {name} must be an integer, got {value}")
-        out[sym] = num
+        if name.strip() in out:
+            raise UsageError(f"--set: {name.strip()} is given twice")
+        out[name.strip()] = value
     return out
 
 
 def cmd_compare(args: argparse.Namespace) -> tuple[Any, str]:
     """Handler of ``dptheory compare``: two items' stated (or, with ``--derived``,
-    derived) rates as ``--vary`` grows with ``--set`` fixed; ``--map`` also saves a numeric
-    regime map over ``--vary`` and ``--y``."""
-    from dptheory.catalog import compare_items, resolve_symbol
+    derived) rates as ``--vary`` grows with ``--set`` fixed, or the ranking of more than two;
+    ``--map`` also saves a numeric regime map over ``--vary`` and ``--y`` (two items)."""
+    from dptheory.catalog import compare_items, get, resolve_symbol, resolve_values
 
-    fixed = parse_set(args.set)
-    c = compare_items(args.a, args.b, vary=args.vary, at=fixed, derived=args.derived)
+    if len(args.ids) < 2:
+        raise UsageError("compare needs two or more ids")
+    if args.map and len(args.ids) > 2:
+        raise UsageError("--map draws two items; give exactly two ids")
+    items = [get(i) for i in args.ids]
+    fixed = resolve_values(parse_set(args.set), items, option="--set")
+    c = compare_items(*items, vary=args.vary, at=fixed, derived=args.derived)
     data = c.as_dict()
     lines = c.lines()
     if args.map:
@@ -199,6 +202,9 @@ def cmd_compare(args: argparse.Namespace) -> tuple[Any, str]:
         vary = resolve_symbol(args.vary, option="--vary")
         x0, x1, y0, y1 = args.range
         a, b = c.expressions
+        left = sorted(map(str, (a.free_symbols | b.free_symbols) - {vary, ysym}))
+        if left:
+            raise UsageError(f"--map needs values for {', '.join(left)}: give them with --set")
         grid = regime_map(a, b, (vary, x0, x1), (ysym, y0, y1), {})
         data["map"] = regime_map_figure(grid, (c.a, c.b), args.map)
         lines.append(f"regime map: {data['map']}")
@@ -241,9 +247,63 @@ def table_rows(measure: str | None = None) -> list[dict[str, Any]]:
                      "kind": item.kind, "measured": item.measured,
                      "assumptions": ", ".join(a.describe() for a in item.assumptions),
                      "rate": f"{item.rate_notation}({sp.sstr(item.rate)})",
+                     "rate_latex": rate_latex(item.rate, item.rate_notation),
                      "exponents": exps, "provenance": item.provenance,
                      "derivation": d.verdict if d else "—"})
     return rows
+
+
+_TEX_TEXT = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
+             "#": r"\#", "%": r"\%", "_": r"\_", "^": r"\textasciicircum{}",
+             "~": r"\textasciitilde{}", "|": r"\textbar{}", "<": r"\textless{}",
+             ">": r"\textgreater{}", "—": "---"}
+
+
+def tex_text(s: str) -> str:
+    """``s`` as LaTeX text: every character that is special to TeX escaped (``_``, ``^``,
+    ``|``, ``&``, ...), so plain notation such as ``E||grad F(w_hat)||`` compiles verbatim."""
+    return "".join(_TEX_TEXT.get(ch, ch) for ch in str(s))
+
+
+def rate_latex(rate: Any, notation: str) -> str:
+    """A stated rate as LaTeX math (no ``$``): SymPy's LaTeX printer with every registered
+    symbol's LaTeX name (``\\epsilon`` for eps, ``\\Delta_F`` for Fgap), inside its notation
+    (``\\tilde O``, ``O``, ``\\Omega``, ``\\Theta``). The registered names, not a paper's
+    letters, so that one table reads the same across papers."""
+    import sympy as sp
+
+    from dptheory.symbolic.render import _O as NOTATION
+    from dptheory.symbolic.symbols import registered
+    names = {info.symbol: info.latex for info in registered().values()}
+    # \bigl( \bigr) rather than \left( \right): TeX may then break a long rate after a +
+    return rf"{NOTATION[notation]}\bigl({sp.latex(rate, symbol_names=names)}\bigr)"
+
+
+def latex_table(rows: list[dict[str, Any]]) -> str:
+    """:func:`table_rows` as a LaTeX ``longtable`` that compiles and fits the text width:
+    rates and exponents in math mode (SymPy's printer, the symbols' LaTeX names), ids and
+    measured quantities as escaped text, the header repeated on every page. The first line
+    names the packages it needs."""
+    import sympy as sp
+
+    def exp(e: str) -> str:
+        return "?" if e == "?" else f"${sp.latex(sp.sympify(e))}$"
+
+    def ident(i: str) -> str:          # breakable after each dot in a narrow column
+        return r"\texttt{" + r".\allowbreak{}".join(tex_text(p) for p in i.split(".")) + "}"
+    body = [" & ".join([ident(r["id"]), tex_text(r["measured"]), f"${r['rate_latex']}$",
+                        exp(r["exponents"]["n"]), exp(r["exponents"]["d"]),
+                        exp(r["exponents"]["eps"]), tex_text(r["derivation"]),
+                        tex_text(r["provenance"])]) + r" \\"
+            for r in rows]
+    packages = ["longtable"] + (["amssymb"] if any(r"\mathbb" in line for line in body) else [])
+    col = r">{\raggedright\arraybackslash}p{%s\linewidth}"
+    spec = "".join([col % "0.14", col % "0.15", col % "0.31", "ccc", col % "0.11", col % "0.11"])
+    head = r"id & measured & rate & $n$ & $d$ & $\epsilon$ & derivation & provenance \\"
+    return "\n".join([f"% dptheory table: needs \\usepackage{{{','.join(['array', *packages])}}}",
+                      r"{\footnotesize\setlength{\tabcolsep}{2pt}",
+                      r"\begin{longtable}{@{}" + spec + "@{}}", head, r"\hline", r"\endhead",
+                      *body, r"\end{longtable}}"])
 
 
 def cmd_table(args: argparse.Namespace) -> tuple[Any, str]:
@@ -260,12 +320,7 @@ def cmd_table(args: argparse.Namespace) -> tuple[Any, str]:
         w.writerows(cells)
         return rows, buf.getvalue().rstrip()
     if args.format == "latex":
-        def esc(s: str) -> str:
-            return s.replace("_", r"\_").replace("**", "^").replace("&", r"\&")
-        body = [" & ".join(esc(str(c)) for c in row) + r" \\" for row in cells]
-        text = "\n".join([r"\begin{tabular}{" + "l" * len(head) + "}", " & ".join(head) + r" \\",
-                          r"\hline", *body, r"\end{tabular}"])
-        return rows, text
+        return rows, latex_table(rows)
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in cells]
     return rows, "\n".join(lines)

@@ -25,6 +25,19 @@ def register(sub: Any) -> None:
     p.add_argument("--svg", action="store_true", help="also write figures as SVG (PNG always)")
 
 
+def command_line(args: argparse.Namespace) -> str:
+    """The ``dptheory verify`` command that reproduces this run (its options as parsed)."""
+    parts = ["dptheory verify", "--full" if args.full else "--quick"]
+    if args.only:
+        parts += ["--only", *args.only]
+    parts += ["--out", str(args.out), "--seed", str(args.seed), "--jobs", str(args.jobs)]
+    if args.scheduler:
+        parts += ["--scheduler", args.scheduler]
+    if args.svg:
+        parts.append("--svg")
+    return " ".join(parts)
+
+
 def cmd_verify(args: argparse.Namespace) -> tuple[Any, str]:
     """Handler of ``dptheory verify``: run the engine (:func:`run_verify`), write the report
     and list the verdicts, the findings and the store's integrity events of this invocation."""
@@ -39,6 +52,7 @@ def cmd_verify(args: argparse.Namespace) -> tuple[Any, str]:
     started = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     result = run_verify(full=args.full, only=args.only, out=args.out, scheduler=args.scheduler,
                         n_jobs=args.jobs, seed=args.seed, progress=not args.json)
+    result.command = command_line(args)
     path = write(result, svg=args.svg)
     data = as_json(result)
     with Store(result.out / "results.sqlite") as store:

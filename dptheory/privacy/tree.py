@@ -380,8 +380,8 @@ class OnlineTreeAggregator:
         self.nodes_drawn += 1
         if self._node_noise is not None:
             z = np.asarray(self._node_noise(level, index), dtype=np.float64)
-            require(z.shape == (self.reps, self.d),
-                    f"node_noise must return shape {(self.reps, self.d)}, got {z.shape}")
+            if z.shape != (self.reps, self.d):    # checked before formatting: a hot path
+                require(False, f"node_noise must return shape {(self.reps, self.d)}, got {z.shape}")
             return z
         return self._rng.standard_normal((self.reps, self.d)) * self.node_std  # type: ignore[union-attr]
 
@@ -403,7 +403,8 @@ class OnlineTreeAggregator:
     # -- stepping ------------------------------------------------------------------------
     def step(self) -> np.ndarray:
         """Advance to t + 1 and return NOISE_{t+1}, shape (reps, d)."""
-        require(self.t < self.T, f"t must be <= T = {self.T}; the aggregator is exhausted")
+        if self.t >= self.T:                     # checked before formatting: a hot path
+            require(False, f"t must be <= T = {self.T}; the aggregator is exhausted")
         t = self.t = self.t + 1
         shape = (self.reps, self.d)
         if self.depth is None and self.incremental:

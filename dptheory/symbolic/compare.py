@@ -1,12 +1,22 @@
 """Comparison of two rates: exponents, regimes (where each is smaller) and crossovers.
 
-Smaller is better (rates of error, sample sizes). Two modes:
+Smaller is better (rates of error, sample sizes). Three modes, by what is left free once
+``fixed`` is substituted:
 
-* **Symbolic** (more than one variable left free): the leading terms under the scaling (n,
-  d grow, eps shrinks, ...) and the regimes as Boolean combinations of monomial
+* **Symbolic** (another growing variable, d or eps, left free): the leading terms under the
+  scaling (n, d grow, eps shrinks, ...) and the regimes as Boolean combinations of monomial
   inequalities, decided exactly by linear programs on the scaling cone
-  (:mod:`dptheory.symbolic.regimes`). With values fixed (``fixed=``), each boundary keeps
-  the terms' constants (``n = 1.764e14 d^8``, not ``n = d^8``).
+  (:mod:`dptheory.symbolic.regimes`). These are asymptotic statements up to constant
+  factors (the result's ``scope`` says so), true for every value of the constants. With
+  values fixed (``fixed=``), each boundary keeps the terms' constants (``n = 1.764e14
+  d^8``, not ``n = d^8``).
+* **Parametric** (only ``vary`` and constants such as G, mu, theta left free): the full
+  expressions; each statement holds for every admissible value of the constants, or is
+  the condition itself. The difference of the two rates is a sum of powers of ``vary``
+  whose coefficients depend on the constants; when every coefficient's sign is proved, the
+  generalized Descartes rule of signs gives "no crossover" or "exactly one crossover" for
+  all values at once. An example at one admissible value (constants 1, delta 1e-5) is
+  added, labelled as such.
 * **Numeric** (only ``vary`` left free once ``fixed`` is substituted): the *full*
   expressions, constants and polylog factors included, compared on the whole positive axis
   ``(1e-300, 1e300)``. A crossover is exact when both sides are single monomials, else
@@ -16,9 +26,11 @@ Smaller is better (rates of error, sample sizes). Two modes:
   crossovers; when the bound is reached the list is complete, and the result says so.
 
 With ``vacuity=True`` (upper bounds of an error, normalised so that hidden constants are
-1), a rate at or above 1 says nothing: regimes note where *both* rates are vacuous, and the
-readable form of a regime drops the inequalities that always hold where both are
-non-vacuous (``1 < d^(5/2) eps n`` when both rates need ``eps n >= sqrt(d)`` to be below 1).
+1), a rate at or above 1 says nothing. In numeric mode, regimes note where *both* rates are
+at least 1. In symbolic mode the same is read asymptotically: a rate is vacuous where it
+does not tend to 0, and the readable form of a regime drops the inequalities that always
+hold where both rates tend to 0 (``1 < d^(5/2) eps n`` when both rates need ``eps n >>
+sqrt(d)`` to decay).
 
 Regimes are stated as readable inequalities, solved for ``vary`` where possible
 (:func:`plain`, :func:`isolate`); the SymPy forms are kept beside them for ``--json``.
@@ -36,7 +48,8 @@ from dptheory.symbolic.memo import simplify
 from dptheory.symbolic.regimes import Atom, Regime, max_lt
 from dptheory.symbolic.symbols import S
 
-__all__ = ["Comparison", "compare", "numeric_crossovers", "regime_map", "plain", "isolate",
+__all__ = ["Comparison", "Ranking", "compare", "rank", "numeric_crossovers", "regime_map",
+           "plain", "isolate",
            "SEARCH_RANGE"]
 
 #: The part of the positive axis a numeric crossover search covers.
@@ -48,7 +61,7 @@ _POLYLOG = (S.delta, S.T)
 
 # ----------------------------------------------------------------------------- text
 def _round_floats(e: sp.Basic, digits: int = 4) -> sp.Basic:
-    return e.xreplace({f: (sp.Integer(int(f)) if f == int(f) and abs(f) < 1e6 else sp.Float(f, digits))
+    return e.xreplace({f: (sp.Integer(int(f)) if float(f) == int(f) and abs(f) < 1e6 else sp.Float(f, digits))
                        for f in e.atoms(sp.Float)})
 
 
@@ -149,7 +162,17 @@ class Comparison:
         (``exact``, ``bracketed`` or ``symbolic``), ``bracket``.
     complete : numeric mode: whether every crossover on the search range was found, and why.
     warnings : e.g. different measured quantities or units (set by the caller).
-    mode : ``"symbolic"`` or ``"numeric"``.
+    mode : ``"numeric"`` (only ``vary`` free), ``"parametric"`` (``vary`` and constants
+        such as G, mu free: every statement holds for every admissible value of the
+        constants, or says for which) or ``"symbolic"`` (another growing variable free:
+        leading terms on the scaling cone, asymptotic and up to constant factors).
+    fixed : the values substituted first.
+    expression_a, expression_b : the compared rates in full (every term), readable.
+    constants : the free symbols other than the growing ones (parametric and symbolic modes).
+    scope : for which values of the constants, and in which sense, the regimes hold.
+    example : parametric mode: the numeric comparison at one admissible value of the
+        constants (``at``, ``regimes``, ``crossovers``), an illustration, not a statement
+        for every value.
     """
 
     a: str
@@ -168,6 +191,11 @@ class Comparison:
     mode: str = "symbolic"
     fixed: dict[str, float] = field(default_factory=dict)
     expressions: tuple[Any, Any] | None = field(default=None, repr=False)
+    expression_a: str = ""
+    expression_b: str = ""
+    constants: list[str] = field(default_factory=list)
+    scope: str = ""
+    example: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready fields (SymPy forms as strings; the expressions themselves dropped)."""
@@ -178,9 +206,15 @@ class Comparison:
     def lines(self) -> list[str]:
         """The readable report, one line per fact (what ``str()`` joins)."""
         out = [f"warning: {w}" for w in self.warnings]
-        out += [f"{self.a}: {self.leading_a}   (exponent in {self.vary}: {self.exponent_a})",
-                f"{self.b}: {self.leading_b}   (exponent in {self.vary}: {self.exponent_b})",
-                f"ratio exponent: {self.ratio_exponent}"]
+        for name, full, lead, e in ((self.a, self.expression_a, self.leading_a, self.exponent_a),
+                                    (self.b, self.expression_b, self.leading_b, self.exponent_b)):
+            full = full or lead
+            same = sorted(full.split(" + ")) == sorted(lead.split(" + "))
+            extra = "" if same else f"; leading: {lead}"
+            out.append(f"{name}: {full}   (exponent in {self.vary}: {e}{extra})")
+        out.append(f"ratio exponent: {self.ratio_exponent}")
+        if self.scope:
+            out.append(self.scope)
         for r in self.regimes:
             for p in r.get("parts", [r]):
                 out.append(f"{r['better']} is better {p['text']}")
@@ -190,6 +224,12 @@ class Comparison:
             out.append("crossover: " + "; ".join(c["text"] for c in self.crossovers))
         if self.complete:
             out.append(self.complete)
+        if self.example:
+            ex = self.example
+            out.append(f"for example at {ex['text']} (one admissible choice, an illustration):")
+            out += [f"  {r['better']} is better {r['text']}" for r in ex["regimes"]]
+            if ex["crossovers"]:
+                out.append("  crossover: " + "; ".join(c["text"] for c in ex["crossovers"]))
         return out
 
     def __str__(self) -> str:
@@ -201,12 +241,21 @@ class Comparison:
                        for r in self.regimes for p in r.get("parts", [r]))
         cross = "; ".join(escape(c["text"]) for c in self.crossovers) or "none"
         warn = "".join(f"<p><b>warning:</b> {escape(w)}</p>" for w in self.warnings)
-        return (f"{warn}<p><code>{escape(self.a)}</code>: {escape(self.leading_a)} "
+        scope = f"<p>{escape(self.scope)}</p>" if self.scope else ""
+        example = ""
+        if self.example:
+            ex = self.example
+            items = "".join(f"<li>{escape(r['better'])} is better {escape(r['text'])}</li>"
+                            for r in ex["regimes"])
+            example = (f"<p>for example at {escape(ex['text'])} (one admissible choice, an "
+                      f"illustration):</p><ul>{items}</ul>")
+        return (f"{warn}<p><code>{escape(self.a)}</code>: "
+                f"{escape(self.expression_a or self.leading_a)} "
                 f"(exponent in {escape(self.vary)}: {escape(self.exponent_a)})<br>"
-                f"<code>{escape(self.b)}</code>: {escape(self.leading_b)} "
-                f"(exponent in {escape(self.vary)}: {escape(self.exponent_b)})</p>"
+                f"<code>{escape(self.b)}</code>: {escape(self.expression_b or self.leading_b)} "
+                f"(exponent in {escape(self.vary)}: {escape(self.exponent_b)})</p>{scope}"
                 f"<table><tr><th>better</th><th>when</th></tr>{rows}</table>"
-                f"<p>crossover: {cross}</p>")
+                f"<p>crossover: {cross}</p>{example}")
 
     # -- figure ----------------------------------------------------------------------
     def plot(self, ax: Any = None, *, y: str | None = None,
@@ -215,6 +264,7 @@ class Comparison:
         """Draw the comparison on ``ax`` (a new Figure's Axes when None) and return the Axes.
 
         Numeric mode: both rates against ``vary`` on log-log axes, crossovers marked.
+        Parametric mode: the same at the example's values of the constants (labelled).
         Symbolic mode: the regime map, log10(a/b) over ``vary`` and ``y`` (another free
         variable; every other one must have been fixed). The matplotlib backend is never
         changed (no pyplot).
@@ -236,9 +286,19 @@ class Comparison:
         a, b = self.expressions
         fixed = {lookup(k): v for k, v in self.fixed.items()}
         v = lookup(self.vary)
+        crossovers = self.crossovers
+        if self.mode == "parametric":          # drawn at the example's values of the constants
+            at = {lookup(k): x for k, x in self.example["at"].items()}
+            a, b = sp.sympify(a).subs(at), sp.sympify(b).subs(at)
+            crossovers = self.example["crossovers"]
         if x_range is None:
-            xs = [c["value"] for c in self.crossovers if c.get("value")]
+            xs = [c["value"] for c in crossovers if c.get("value")]
             x_range = (min(xs) / 1e3, max(xs) * 1e3) if xs else (1e2, 1e8)
+        if self.mode == "parametric":
+            marks = [c["value"] for c in crossovers if c.get("value")]
+            return rates_figure(a, b, v, x_range, (f"{self.a} ({self.example['text']})",
+                                                   f"{self.b} ({self.example['text']})"),
+                                marks, new_axes(ax))
         ax = new_axes(ax)
         if self.mode == "numeric":
             return rates_figure(a, b, v, x_range, (self.a, self.b),
@@ -300,13 +360,14 @@ def _roots(h: Callable[[Any], Any], ts: Sequence[Any], hs: Sequence[Any]) -> lis
     return out
 
 
-def _monomials(expr: sp.Expr, v: sp.Symbol) -> dict[sp.Expr, sp.Expr] | None:
-    """``{exponent: coefficient}`` when expr is a sum of numeric multiples of powers of v."""
+def _monomials(expr: sp.Expr, v: sp.Symbol, numeric: bool = True) -> dict[sp.Expr, sp.Expr] | None:
+    """``{exponent: coefficient}`` when expr is a sum of multiples of powers of v (numeric
+    multiples, or with ``numeric=False`` any factors free of v), else None."""
     out: dict[sp.Expr, sp.Expr] = {}
     for term in sp.Add.make_args(sp.expand(sp.powsimp(expr, force=True), power_base=True,
-                                           mul=True, multinomial=True)):
+                                           mul=True, multinomial=True, log=False)):
         c, rest = term.as_independent(v, as_Add=False)
-        if not c.is_number:
+        if numeric and not c.is_number:
             return None
         k = sp.Integer(0) if rest == 1 else power_of(rest, v)
         if k is None or not k.is_number:
@@ -480,6 +541,157 @@ def _interval_regime(v: sp.Symbol, better: str, x0: float, x1: float, lo: float,
             "vacuous_intervals": vac, "parts": [part]}
 
 
+# ----------------------------------------------------------------------------- parametric
+def _exact_sign(e: sp.Expr) -> int | None:
+    """+1, -1 or 0 when SymPy proves the sign of ``e`` for every admissible value of its
+    symbols (all positive; delta in (0, 1)), else None. Never sampled: a statement for every
+    value of the constants rests on this."""
+    x = sp.Dummy("x", positive=True)
+    e = sp.sympify(e).subs(S.delta, 1 / (1 + x))       # delta in (0, 1): log(1/delta) > 0
+    for form in (e, sp.factor(e), simplify(e)):
+        if form.is_zero:
+            return 0
+        if form.is_positive:
+            return 1
+        if form.is_negative:
+            return -1
+    return None
+
+
+def _same_power(a: sp.Expr, b: sp.Expr, v: sp.Symbol) -> sp.Expr | None:
+    """a / b when both are one multiple of the same power of v (the ratio is then free of
+    v), else None."""
+    ma, mb = _monomials(a, v, numeric=False), _monomials(b, v, numeric=False)
+    if not ma or not mb or len(ma) != 1 or set(ma) != set(mb):
+        return None
+    (k, ca), = ma.items()
+    return sp.powsimp(simplify(ca / mb[k]), force=True)
+
+
+def _sign_pattern(a: sp.Expr, b: sp.Expr, v: sp.Symbol) -> tuple[list[int] | None, str]:
+    """The signs of the coefficients of a - b as a sum of powers of v, by increasing
+    exponent, when each is proved for every admissible value of the constants; else
+    (None, why)."""
+    ma, mb = _monomials(a, v, numeric=False), _monomials(b, v, numeric=False)
+    if ma is None or mb is None:
+        return None, f"the rates are not sums of powers of {v}"
+    diff = dict(ma)
+    for k, c in mb.items():
+        diff[k] = diff.get(k, sp.Integer(0)) - c
+    if not all(k.is_number for k in diff):
+        return None, "an exponent depends on the constants"
+    signs = []
+    for k in sorted(diff, key=float):
+        sg = _exact_sign(diff[k])
+        if sg is None:
+            return None, (f"the sign of the coefficient of {v}^({k}) in the difference, "
+                          f"{plain(diff[k])}, depends on the constants")
+        if sg:
+            signs.append(sg)
+    return signs, ""
+
+
+def _reference_values(consts: Sequence[sp.Symbol]) -> dict[sp.Symbol, float]:
+    """One admissible value per constant: 1 where its domain allows it, else its registered
+    example (delta = 1e-5)."""
+    from dptheory.symbolic.symbols import registered
+    reg = registered()
+    out = {}
+    for c in consts:
+        info = reg.get(c.name)
+        ok_one = info is None or info.domain in ("> 0", ">= 0", "(0, 1]", "integer >= 1")
+        out[c] = 1.0 if ok_one else float(info.example)
+    return out
+
+
+def _values_text(values: Mapping[sp.Symbol, float]) -> str:
+    """``G = mu = theta = 1`` (equal values grouped), ``, `` between groups."""
+    groups: dict[float, list[str]] = {}
+    for k, x in values.items():
+        groups.setdefault(x, []).append(str(k))
+    return ", ".join(" = ".join(names) + f" = {_fmt(x)}" for x, names in groups.items())
+
+
+def _parametric(a: sp.Expr, b: sp.Expr, vary: sp.Symbol, consts: set[sp.Symbol],
+                names: tuple[str, str], vacuity: bool) -> dict[str, Any]:
+    """Regimes of a and b along ``vary`` when the only other free symbols are constants:
+    stated for every admissible value of the constants, or as the condition itself.
+
+    The difference a - b is a sum of powers of vary whose coefficients depend on the
+    constants. When the sign of every coefficient is proved (for all positive constants),
+    the generalized Descartes rule of signs bounds the positive roots by the sign changes:
+    none means one rate is smaller everywhere, one means exactly one crossover (the signs
+    at 0+ and at infinity differ), for every admissible value. Otherwise the regime is the
+    condition a < b itself. An example at one admissible value of the constants is added.
+    """
+    consts_sorted = sorted(consts, key=str)
+    cnames = ", ".join(map(str, consts_sorted))
+    every = f"for every admissible {cnames}"
+    signs, why = _sign_pattern(a, b, vary)
+    star = f"{vary}*"
+    lt_a, lt_b = sp.StrictLessThan(a, b), sp.StrictLessThan(b, a)
+    regimes, crossovers, complete = [], [], ""
+
+    def regime(better: str, text: str, when: sp.Basic) -> dict[str, Any]:
+        part = {"text": text, "when": sp.sstr(when), "vacuous": ""}
+        return {"better": better, "when": sp.sstr(when), "text": text, "parts": [part],
+                "for_all_constants": True}
+
+    if signs is not None and len(set(signs)) <= 1:
+        if signs:
+            better = names[1] if signs[0] > 0 else names[0]
+            regimes.append(regime(better, f"for every {vary} > 0, {every} (the difference's "
+                                  "coefficients all have one sign)", lt_b if signs[0] > 0 else lt_a))
+        complete = f"no crossover {every}"
+    elif signs is not None and sum(1 for s, t in zip(signs, signs[1:]) if s != t) == 1:
+        low, high = (names[0], names[1]) if signs[0] < 0 else (names[1], names[0])
+        closed = isolate(a, b, vary, "=")
+        if isinstance(closed, sp.Equality) and closed.lhs == vary:
+            root = plain(closed.rhs)
+            text = f"{star} = {root}"
+        else:
+            text = f"{star} = the one positive root of {plain(a)} = {plain(b)}"
+        rel_low, rel_high = (lt_a, lt_b) if signs[0] < 0 else (lt_b, lt_a)
+        regimes.append(regime(low, f"when {vary} < {star}, {every}", rel_low))
+        regimes.append(regime(high, f"when {vary} > {star}, {every}", rel_high))
+        crossovers.append({"equation": sp.sstr(sp.Eq(a, b, evaluate=False)), "text": text,
+                           "value": None, "method": "parametric", "bracket": None})
+        complete = (f"exactly one crossover {every}: the coefficients of the difference, by "
+                    "increasing exponent, change sign once (generalized Descartes rule of "
+                    f"signs), and its sign at {vary} -> 0 differs from its sign as {vary} grows")
+    elif (ratio := _same_power(a, b, vary)) is not None:
+        # one power of vary on both sides: the order depends on the constants only
+        for better, rel in ((names[0], sp.StrictLessThan(ratio, 1)),
+                            (names[1], sp.StrictGreaterThan(ratio, 1))):
+            r = regime(better, f"for every {vary} > 0 when {plain(rel)} (a condition on "
+                       f"{cnames} only)", rel)
+            r["for_all_constants"] = False
+            regimes.append(r)
+        complete = (f"no crossover in {vary}: both rates are multiples of the same power of "
+                    f"{vary}, so which is smaller depends on {cnames} only")
+    else:
+        changes = "" if signs is None else \
+            f" (up to {sum(1 for s, t in zip(signs, signs[1:]) if s != t)} crossovers)"
+        reason = why or f"the number of crossovers{changes} depends on {cnames}"
+        for better, rel in ((names[0], lt_a), (names[1], lt_b)):
+            r = regime(better, f"when {plain(rel)}: which {vary} depends on {cnames}", rel)
+            r["for_all_constants"] = False
+            regimes.append(r)
+        crossovers.append({"equation": sp.sstr(sp.Eq(a, b, evaluate=False)),
+                           "text": f"{plain(a)} = {plain(b)}", "value": None,
+                           "method": "parametric", "bracket": None})
+        complete = f"not decided {every}: {reason}"
+    ref = _reference_values(consts_sorted)
+    ex = numeric_crossovers(a.subs(ref), b.subs(ref), vary, names, vacuity=vacuity,
+                            domain_lo=1.0 if vary.is_integer else None)
+    example = {"at": {str(k): x for k, x in ref.items()}, "text": _values_text(ref),
+               "regimes": ex["regimes"], "crossovers": ex["crossovers"], "complete": ex["complete"]}
+    scope = (f"free constants {cnames}: each statement below holds {every} unless it says "
+             "otherwise")
+    return {"regimes": regimes, "crossovers": crossovers, "complete": complete,
+            "example": example, "scope": scope, "constants": [str(c) for c in consts_sorted]}
+
+
 # ----------------------------------------------------------------------------- symbolic
 def _term_map(terms: Sequence[Term]) -> dict[tuple, Term]:
     return {tuple(t.exps): t for t in terms}
@@ -532,12 +744,12 @@ def _symbolic_regimes(name: str, reg: Regime, sc: Scaling, terms: dict[tuple, Te
                 kept = [at for at in conj
                         if reg._feasible([b for b in conj if b is not at] + va + vb, [at])]
         rels = [_atom_relation(at, sc, terms, v, with_constants) for at in kept]
-        text = ("when " + plain(sp.And(*rels))) if rels else \
-            "wherever both rates are non-vacuous (below 1)"
+        # the vacuity atoms are "term <= 1" on the scaling cone: a term that does not decay
+        text = ("when " + plain(sp.And(*rels))) if rels else "wherever both rates tend to 0"
         if vacuous == "both":
-            text += " (both rates >= 1 there: vacuous)"
+            text += " (neither rate tends to 0 there: vacuous)"
         elif vacuous:
-            text += f" (only where {vacuous} is >= 1: vacuous)"
+            text += f" ({vacuous} does not tend to 0 there: vacuous)"
         parts.append({"text": text, "when": sp.sstr(exact), "vacuous": vacuous,
                       "when_in_domain": sp.sstr(sp.And(*[a.relation(sc, strict=True) for a in kept]))})
     return {"better": name, "when": sp.sstr(reg.relation(strict=True)),
@@ -555,7 +767,8 @@ def compare(a: sp.Basic, b: sp.Basic, *, vary: sp.Symbol, growing: Mapping[sp.Sy
     vary : the variable that grows.
     growing : scaling of the variables left free, ``{symbol: +1 (grows) | -1 (shrinks)}``.
     fixed : values substituted first. When only ``vary`` is left, the comparison is numeric
-        on the full expressions (see the module docstring).
+        on the full expressions; when only ``vary`` and constants are left, parametric (see
+        the module docstring).
     names : names of a and b.
     vacuity : a and b are error bounds with constants normalised to 1: note where both are
         >= 1 (vacuous) and drop inequalities that always hold where both are below 1.
@@ -573,9 +786,20 @@ def compare(a: sp.Basic, b: sp.Basic, *, vary: sp.Symbol, growing: Mapping[sp.Sy
     >>> c = compare(rate9, rate6, vary=S.n, growing={S.n: 1, S.d: 1, S.eps: -1},
     ...             names=("thm9", "thm6"), vacuity=True)
     >>> print("\\n".join(c.lines()[3:]))
-    thm9 is better wherever both rates are non-vacuous (below 1)
-    thm6 is better when n < sqrt(d)/eps (both rates >= 1 there: vacuous)
+    regimes compare the leading terms as n grows, d grows, eps shrinks: asymptotic statements, up to constant factors
+    thm9 is better wherever both rates tend to 0
+    thm6 is better when n < sqrt(d)/eps (neither rate tends to 0 there: vacuous)
     crossover: n = sqrt(d)/eps
+
+    With only constants left free besides ``vary``, the statements hold for all of their
+    values (here: one crossover for every G, mu > 0):
+
+    >>> c = compare(S.G**2 / (S.mu * S.n**2), 1 / sp.sqrt(S.n), vary=S.n,
+    ...             growing={S.n: 1}, names=("b", "a"))
+    >>> print("\\n".join(c.lines()[4:7]))
+    a is better when n < n*, for every admissible G, mu
+    b is better when n > n*, for every admissible G, mu
+    crossover: n* = G^(4/3)/mu^(2/3)
     """
     fixed = dict(fixed or {})
     a = sp.sympify(a).subs(fixed)
@@ -589,13 +813,25 @@ def compare(a: sp.Basic, b: sp.Basic, *, vary: sp.Symbol, growing: Mapping[sp.Sy
     A, B = leading_terms(a, sc), leading_terms(b, sc)
     ea, eb = exponent_along(A, sc, vary), exponent_along(B, sc, vary)
     exps = (sp.sstr(ea), sp.sstr(eb), sp.sstr(simplify(ea - eb)))
+    full = {"expression_a": plain(a), "expression_b": plain(b)}
     if not free:
         num = numeric_crossovers(a, b, vary, names, vacuity=vacuity,
                                  domain_lo=1.0 if vary.is_integer else None)
         return Comparison(names[0], names[1], str(vary), *exps,
                           [c["equation"] for c in num["crossovers"]], num["regimes"],
                           plain(a), plain(b), num["crossovers"], num["complete"],
-                          mode="numeric", fixed=fixed_names, expressions=(a, b))
+                          mode="numeric", fixed=fixed_names, expressions=(a, b), **full)
+    lead_a, lead_b = (" + ".join(plain(t.monomial(sc.variables) if not fixed else
+                                       _unplaceholder(t.expr(sc.variables))) for t in T)
+                      for T in (A, B))
+    if not free & set(grow):
+        # only constants (G, mu, ...) besides vary: exact statements for all of their values
+        par = _parametric(a, b, vary, free, names, vacuity)
+        return Comparison(names[0], names[1], str(vary), *exps,
+                          [c["equation"] for c in par["crossovers"]], par["regimes"],
+                          lead_a, lead_b, par["crossovers"], par["complete"], mode="parametric",
+                          fixed=fixed_names, expressions=(a, b), constants=par["constants"],
+                          scope=par["scope"], example=par["example"], **full)
     terms = _term_map(A + B)
     domain = None
     if vacuity:
@@ -623,12 +859,194 @@ def compare(a: sp.Basic, b: sp.Basic, *, vary: sp.Symbol, growing: Mapping[sp.Sy
                 crossover.append(sp.sstr(machine))
                 crossovers.append({"equation": sp.sstr(machine), "text": plain(eq),
                                    "value": None, "method": "symbolic", "bracket": None})
-    return Comparison(names[0], names[1], str(vary), *exps, crossover, regimes,
-                      " + ".join(plain(t.monomial(sc.variables) if not fixed else
-                                       _unplaceholder(t.expr(sc.variables))) for t in A),
-                      " + ".join(plain(t.monomial(sc.variables) if not fixed else
-                                       _unplaceholder(t.expr(sc.variables))) for t in B),
-                      crossovers, mode="symbolic", fixed=fixed_names, expressions=(a, b))
+    consts = sorted(free - set(grow), key=str)
+    moving = ", ".join(f"{g} {'grows' if s_ > 0 else 'shrinks'}" for g, s_ in grow.items()
+                       if g in free | {vary})
+    scope = (f"regimes compare the leading terms as {moving}: asymptotic statements, up to "
+             "constant factors" + (f", for every admissible {', '.join(map(str, consts))}"
+                                   if consts else ""))
+    return Comparison(names[0], names[1], str(vary), *exps, crossover, regimes, lead_a, lead_b,
+                      crossovers, mode="symbolic", fixed=fixed_names, expressions=(a, b),
+                      constants=[str(c) for c in consts], scope=scope, **full)
+
+
+# ----------------------------------------------------------------------------- ranking
+@dataclass
+class Ranking:
+    """Several rates ranked along ``vary`` (smaller is better): what :func:`rank` returns.
+
+    Attributes
+    ----------
+    names : the rates' names, in the order given.
+    vary : the variable that grows.
+    mode : the mode of the pairwise comparisons (``numeric``, ``parametric``, ``symbolic``).
+    expressions : per name, the full rate (readable) and its exponent in ``vary``.
+    order : numeric mode: per interval of ``vary`` between crossovers, ``interval``, ``text``
+        and ``order`` (names, best first; ``=`` joins names equal there). Parametric mode:
+        the same at the example's values of the constants (``example_at``).
+    asymptotic : the order as ``vary`` alone grows, by exponent (best first; names with equal
+        exponents grouped): it holds for every value of the constants and of the other
+        variables once ``vary`` is large enough.
+    unranked : names whose exponent depends on the constants (left out of ``asymptotic``).
+    pairwise : every pair's :class:`Comparison`, each with its regimes and crossovers.
+    warnings : warnings of the pairs (different quantities or units) and of the values.
+    """
+
+    names: tuple[str, ...]
+    vary: str
+    mode: str
+    expressions: dict[str, dict[str, str]]
+    order: list[dict[str, Any]]
+    asymptotic: list[list[str]]
+    pairwise: list[Comparison]
+    warnings: list[str] = field(default_factory=list)
+    example_at: str = ""
+    unranked: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (each pair as :meth:`Comparison.as_dict`)."""
+        out = {k: v for k, v in self.__dict__.items() if k != "pairwise"}
+        out["pairwise"] = [c.as_dict() for c in self.pairwise]
+        return out
+
+    def lines(self) -> list[str]:
+        """The readable report: the rates, the ranking, then each pair's regimes."""
+        out = [f"warning: {w}" for w in self.warnings]
+        out += [f"{k}: {e['expression']}   (exponent in {self.vary}: {e['exponent']})"
+                for k, e in self.expressions.items()]
+        groups = [g[0] if len(g) == 1 else "{" + ", ".join(g) + "} (same exponent)"
+                  for g in self.asymptotic]
+        out.append(f"as {self.vary} grows (every value of the other symbols, {self.vary} large "
+                   "enough): " + " < ".join(groups))
+        if self.unranked:
+            out.append(f"  not ranked (exponent depends on the constants): "
+                       f"{', '.join(self.unranked)}")
+        if self.order:
+            where = f" at {self.example_at} (an illustration)" if self.example_at else ""
+            out.append(f"ranking, best first{where}:")
+            out += [f"  {r['text']}: {' < '.join(r['order'])}" for r in self.order]
+        for c in self.pairwise:
+            out.append(f"-- {c.a} vs {c.b}")
+            heads = (f"{c.a}: ", f"{c.b}: ", "ratio exponent:")
+            out += [f"   {line}" for line in c.lines() if not line.startswith(heads)]
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def _repr_html_(self) -> str:
+        from html import escape
+        return "<pre>" + escape(str(self)) + "</pre>"
+
+
+def _order_at(exprs: Sequence[sp.Expr], names: Sequence[str], v: sp.Symbol, x: Any) -> list[str]:
+    """The names sorted by the value of their rate at v = x (mpmath), ties joined by ``=``."""
+    import mpmath
+    vals = []
+    for e, name in zip(exprs, names):
+        val = sp.lambdify(v, e, modules="mpmath")(mpmath.mpf(x))
+        vals.append((mpmath.mpf(mpmath.re(val)), name))
+    vals.sort(key=lambda t: t[0])
+    groups: list[list[Any]] = []
+    for val, name in vals:
+        if groups and mpmath.almosteq(groups[-1][0], val, rel_eps=mpmath.mpf(10) ** (-20), abs_eps=0):
+            groups[-1][1].append(name)
+        else:
+            groups.append([val, [name]])
+    return [" = ".join(g[1]) for g in groups]
+
+
+def _interval_order(exprs: Sequence[sp.Expr], names: Sequence[str], v: sp.Symbol,
+                    cuts: Sequence[float], lo: float) -> list[dict[str, Any]]:
+    """The order of the rates on each interval between the sorted crossovers ``cuts``."""
+    import mpmath
+    hi = SEARCH_RANGE[1]
+    edges = [lo, *[c for c in cuts if c > lo], hi]
+    out = []
+    with mpmath.workdps(_DPS):
+        for x0, x1 in zip(edges[:-1], edges[1:]):
+            mid = mpmath.exp((mpmath.log(x0) + mpmath.log(x1)) / 2)
+            text, _ = _interval_text(v, x0, x1, lo, hi)
+            out.append({"interval": [x0, x1], "text": text,
+                        "order": _order_at(exprs, names, v, mid)})
+    return out
+
+
+def rank(exprs: Sequence[sp.Basic], pairwise: Sequence[Comparison], *, vary: sp.Symbol,
+         growing: Mapping[sp.Symbol, int], fixed: Mapping[sp.Symbol, float] | None = None,
+         names: Sequence[str], warnings: Sequence[str] = ()) -> Ranking:
+    """Rank several rates along ``vary`` from their pairwise comparisons.
+
+    The order as ``vary`` alone grows is by exponent (exact: a smaller exponent wins for
+    every value of the constants once ``vary`` is large enough). With only ``vary`` left
+    free (numeric mode), the rates are also ordered on every interval between the pairwise
+    crossovers (between two consecutive crossovers no pair changes order); in parametric
+    mode the same is done at the example's values of the constants, labelled as such.
+
+    Parameters
+    ----------
+    exprs : the rates (SymPy), in the order of ``names``.
+    pairwise : :func:`compare` of every pair ``i < j``, in that order.
+    vary, growing, fixed : as for :func:`compare`.
+    names : the rates' names.
+    warnings : warnings that concern all pairs (values that have no effect).
+
+    Returns
+    -------
+    Ranking
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> n = sp.Symbol("n", positive=True)
+    >>> rates, names = [1 / sp.sqrt(n), 10 / n, 100 / n**2], ("a", "b", "c")
+    >>> pairs = [compare(rates[i], rates[j], vary=n, growing={n: 1}, names=(names[i], names[j]))
+    ...          for i in range(3) for j in range(i + 1, 3)]
+    >>> r = rank(rates, pairs, vary=n, growing={n: 1}, names=names)
+    >>> r.asymptotic
+    [['c'], ['b'], ['a']]
+    >>> for o in r.order:               # pairwise crossovers at n = 10, 100^(2/3), 100
+    ...     print(o["text"], o["order"])
+    n < 10 ['a', 'b', 'c']
+    10 < n < 21.5443 ['a', 'c', 'b']
+    21.5443 < n < 100 ['c', 'a', 'b']
+    n > 100 ['c', 'b', 'a']
+    """
+    fixed = dict(fixed or {})
+    subs = [sp.sympify(e).subs(fixed) for e in exprs]
+    grow = {v: s for v, s in growing.items() if v not in fixed}
+    direction = grow.get(vary, 1)
+    free = set().union(*(e.free_symbols for e in subs)) - {vary}
+    mode = "numeric" if not free else ("parametric" if not free & set(grow) else "symbolic")
+    expressions = {name: {"expression": plain(e), "exponent": ""} for name, e in zip(names, subs)}
+    for c in pairwise:
+        expressions[c.a]["exponent"] = c.exponent_a
+        expressions[c.b]["exponent"] = c.exponent_b
+    # as vary grows: smaller exponent (times the direction) first; equal exponents grouped
+    by_exp: dict[sp.Expr, list[str]] = {}
+    unranked = []
+    for name in names:
+        e = sp.sympify(expressions[name]["exponent"])
+        if e.is_number:
+            by_exp.setdefault(e * direction, []).append(name)
+        else:
+            unranked.append(name)
+    asymptotic = [by_exp[k] for k in sorted(by_exp, key=float)]
+    order, example_at = [], ""
+    lo = 1.0 if vary.is_integer else SEARCH_RANGE[0]
+    if mode == "numeric":
+        cuts = sorted({c["value"] for p in pairwise for c in p.crossovers if c.get("value")})
+        order = _interval_order(subs, names, vary, cuts, lo)
+    elif mode == "parametric":
+        at = _reference_values(sorted(free, key=str))
+        example_at = _values_text(at)
+        ref = [e.subs(at) for e in subs]
+        cuts = {c["value"] for i in range(len(ref)) for j in range(i + 1, len(ref))
+                for c in numeric_crossovers(ref[i], ref[j], vary, domain_lo=lo)["crossovers"]}
+        order = _interval_order(ref, names, vary, sorted(cuts), lo)
+    all_warnings = list(dict.fromkeys([*warnings, *(w for p in pairwise for w in p.warnings)]))
+    return Ranking(tuple(names), str(vary), mode, expressions, order, asymptotic,
+                   list(pairwise), all_warnings, example_at, unranked)
 
 
 def regime_map(a: sp.Expr, b: sp.Expr, x: tuple[sp.Symbol, float, float],

@@ -145,4 +145,63 @@ register("r", U.GRAD, "regulariser of per-sample normalization g/(||g|| + r)", l
 register("alpha", U.GRAD, "target accuracy of an alpha-SOSP (a gradient norm)",
          latex=r"\alpha")
 
-__all__ = ["S", "SymbolInfo", "register", "info", "unit_of", "lookup", "registered"]
+# LaTeX commands of the registered symbols, as Unicode (for plain-text display names).
+_UNICODE = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
+    "zeta": "ζ", "eta": "η", "theta": "θ", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν",
+    "xi": "ξ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ", "chi": "χ",
+    "psi": "ψ", "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ",
+    "Xi": "Ξ", "Pi": "Π", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
+    "nabla": "∇", "|": "‖", "Vert": "‖", "langle": "⟨", "rangle": "⟩", "in": "∈",
+    "le": "≤", "ge": "≥", "infty": "∞", "cdot": "·", "sqrt": "√", "log": "log",
+    "min": "min", "max": "max", "sum": "Σ", "circ": "∘", "rm": "", "sup": "sup",
+}
+
+
+def display_name(name: str) -> str:
+    r"""The plain-text name a reader knows a registered symbol by, from its LaTeX (``"eps"``
+    -> ``"ε"``, ``"w20_zeta"`` -> ``"ζ"``, ``"Fgap"`` -> ``"Δ_F"``); unregistered names
+    are returned unchanged.
+
+    Examples
+    --------
+    >>> from dptheory import registry; _ = registry.items()     # the catalogs' symbols
+    >>> display_name("w20_zeta"), display_name("tau0"), display_name("n")
+    ('ζ', 'τ_0', 'n')
+    """
+    import re
+    item = _REGISTRY.get(name)
+    if item is None:
+        return name
+    text = item.latex
+    for _ in range(2):          # \frac{a}{b} -> a/b (one level of nesting inside)
+        text = re.sub(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"(\1)/(\2)", text)
+    text = re.sub(r"\\(?:mathbb|mathcal|mathrm|operatorname|text|tilde|hat|bar)\s*", "", text)
+    text = re.sub(r"\\([A-Za-z]+|\|)", lambda m: _UNICODE.get(m.group(1), m.group(1)), text)
+    text = text.replace("{", "").replace("}", "").replace("\\,", " ").replace("~", " ")
+    return text.strip() or name
+
+
+def humanize(text: str) -> str:
+    """``text`` with every internal symbol name (a registered name with an underscore, or
+    ``Fgap``, that does not read as its symbol: ``w20_zeta``, ``tr22_DsensGle``) replaced by its
+    :func:`display_name`; other words are left alone.
+
+    Examples
+    --------
+    >>> from dptheory import registry; _ = registry.items()     # the catalogs' symbols
+    >>> humanize("needs w20_zeta, Fgap and n")
+    'needs ζ, Δ_F and n'
+    """
+    import re
+    internal = sorted((k for k in _REGISTRY if ("_" in k or k == "Fgap")
+                       and display_name(k) != k),
+                      key=len, reverse=True)
+    if not internal or not text:
+        return text
+    pattern = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, internal)) + r")(?![\w])")
+    return pattern.sub(lambda m: display_name(m.group(1)), text)
+
+
+__all__ = ["S", "SymbolInfo", "register", "info", "unit_of", "lookup", "registered",
+           "display_name", "humanize"]

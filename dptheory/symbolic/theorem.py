@@ -63,12 +63,87 @@ class Sensitivity:
 
 @dataclass(frozen=True)
 class Paper:
-    """A paper of the catalog: its key (``zhang2021``), title, authors, venue and source."""
+    """A paper of the catalog: its key (``zhang2021``), title, authors, venue and source.
+
+    Parameters
+    ----------
+    key : the catalog key, also the BibTeX key.
+    title, authors : as the paper prints them (authors comma-separated, given name first).
+    venue, year, arxiv : where and when it appeared and its arXiv identifier, as the catalog
+        records them ("" or None when unknown).
+    source : which text of the paper was encoded.
+    in_text : the fields the encoded text itself prints (title, authors, ...); the others
+        are the catalog's records, which the text does not confirm. :meth:`bibtex` writes
+        only these into the entry.
+    """
     key: str            # zhang2021
     title: str
     authors: str
     venue: str
     source: str         # which text of the paper was encoded
+    year: int | None = None
+    arxiv: str = ""
+    in_text: tuple[str, ...] = ("title", "authors")
+
+    def reference(self) -> dict[str, Any]:
+        """Title, authors, venue, year and arXiv id, with ``in_text`` (what the encoded text
+        prints) and ``unconfirmed`` (the recorded fields it does not print)."""
+        fields = {"title": self.title, "authors": self.authors, "venue": self.venue,
+                  "year": self.year, "arxiv": self.arxiv}
+        return {"key": self.key, **fields, "in_text": list(self.in_text),
+                "unconfirmed": [k for k, v in fields.items() if v and k not in self.in_text]}
+
+    def describe(self) -> str:
+        """One line for ``dptheory show``: authors, title, venue, arXiv id; the fields the
+        encoded text does not print are marked as the catalog's records."""
+        ref = self.reference()
+        parts = [f"{self.authors or 'authors not given'}, *{self.title}*"]
+        venue = self.venue or "venue unknown"
+        if self.year and str(self.year) not in venue:
+            venue += f", {self.year}"
+        parts.append(venue)
+        parts.append(f"arXiv {self.arxiv}" if self.arxiv else "arXiv id unknown")
+        text = "; ".join(parts)
+        if ref["unconfirmed"]:
+            names = ", ".join("arXiv id" if k == "arxiv" else k for k in ref["unconfirmed"])
+            text += f" ({names}: the catalog's record, not printed in the encoded text)"
+        return text
+
+    def bibtex(self) -> str:
+        """A BibTeX entry with the fields the encoded text prints (``in_text``); the
+        catalog's other records precede it as a comment, to be checked before citing.
+
+        Examples
+        --------
+        >>> p = Paper("doe2020", "A Title", "Jane Doe, John Roe", "Some Venue 2020", "main text")
+        >>> print(p.bibtex())
+        % doe2020: venue Some Venue 2020 (the catalog's record, not printed in the encoded text)
+        @misc{doe2020,
+          title = {{A Title}},
+          author = {Doe, Jane and Roe, John},
+        }
+        """
+        def bib_name(full: str) -> str:
+            given, _, family = full.strip().rpartition(" ")
+            return f"{family}, {given}" if given else family
+        extra = {"authors": self.authors, "venue": self.venue,
+                 "year": self.year and str(self.year), "arXiv": self.arxiv}
+        notes = [f"{k} {v}" for k, v in extra.items()
+                 if v and k.lower() not in self.in_text]
+        lines = ([f"% {self.key}: {', '.join(notes)} (the catalog's record, not printed in the "
+                  "encoded text)"] if notes else [])
+        lines.append(f"@misc{{{self.key},")
+        if "title" in self.in_text:
+            lines.append(f"  title = {{{{{self.title}}}}},")
+        if "authors" in self.in_text and self.authors:
+            names = " and ".join(bib_name(a) for a in self.authors.split(","))
+            lines.append(f"  author = {{{names}}},")
+        for k, v in (("howpublished", self.venue), ("year", self.year and str(self.year)),
+                     ("eprint", self.arxiv)):
+            if v and {"howpublished": "venue", "eprint": "arxiv"}.get(k, k) in self.in_text:
+                lines.append(f"  {k} = {{{v}}},")
+        lines.append("}")
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True, eq=False)

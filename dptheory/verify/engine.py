@@ -346,6 +346,9 @@ class VerifyResult:
     own_items: list[Finding] = field(default_factory=list)    # refutations of dptheory's items
     notes: list[dict[str, Any]] = field(default_factory=list)  # undecided symbolic checks
     extended: dict[str, list[Any]] = field(default_factory=dict)
+    seed: int = 0
+    only: list[str] | None = None       # the ids selected by --only (None: the whole mode)
+    command: str = ""                   # the command line (set by the CLI)
 
 
 def config_id(mode: str, only: Iterable[str] | None, seed: int, ids: list[str]) -> str:
@@ -450,7 +453,8 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
     unchecked = coverage(all_recipes, verdicts)
     return VerifyResult(mode, verdicts, findings, chosen, pooled_all, run_id, out,
                         time.perf_counter() - start, computed, len(all_cells), unchecked,
-                        sym_findings, own, notes, extra)
+                        sym_findings, own, notes, extra, seed, list(only) if only else None,
+                        f"run_verify(full={full}, only={only!r}, seed={seed})")
 
 
 def symbolic_verdicts(only: list[str] | None) -> list[Verdict]:

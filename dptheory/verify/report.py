@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from dptheory import registry
+from dptheory.symbolic.symbols import humanize
 
 # Regime maps drawn in every report: (a, b, x variable, y variable, fixed values, ranges).
 # Symbols other than the two axes and the fixed ones take the registry's example values.
@@ -45,20 +46,62 @@ VERDICT_TEXT = (
     "power, an existence claim on a finite grid); the reason says which.")
 
 
+def git_commit(where: Path | None = None) -> str:
+    """``git describe --always --dirty --tags`` of the checkout dptheory runs from, or
+    ``"unknown"`` outside a git checkout (an installed wheel) or without git."""
+    import subprocess
+    where = where or Path(__file__).resolve().parents[2]
+    try:
+        out = subprocess.run(["git", "-C", str(where), "describe", "--always", "--dirty",
+                              "--tags"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else "unknown"
+
+
+def environment() -> dict[str, str]:
+    """The versions a report's numbers depend on: dptheory (and its git commit), Python,
+    NumPy, SciPy, SymPy and dp-accounting ("not installed" when absent)."""
+    import importlib.metadata as md
+    import platform
+    from dptheory import __version__
+    out = {"dptheory": __version__, "commit": git_commit(),
+           "python": platform.python_version()}
+    for dist in ("numpy", "scipy", "sympy", "dp-accounting"):
+        try:
+            out[dist] = md.version(dist)
+        except md.PackageNotFoundError:
+            out[dist] = "not installed"
+    return out
+
+
+def provenance(result: Any) -> dict[str, Any]:
+    """What produced a report: the command line, the seed, the run id and
+    :func:`environment`."""
+    return {"command": getattr(result, "command", "") or "", "seed": getattr(result, "seed", None),
+            "run_id": result.run_id, "mode": result.mode,
+            "only": getattr(result, "only", None), **environment()}
+
+
 def _with(path: Path, suffix: str) -> Path:
     """path + suffix (ids contain dots, so Path.with_suffix would cut them)."""
     return path.parent / (path.name + suffix)
 
 
-def _figure(size: tuple[float, float]) -> Any:
-    from matplotlib.figure import Figure
-    return Figure(figsize=size)
+def _row_label(v: Any, extra: str = "") -> str:
+    """A verdict as a row label: the paper and the item's number, then the recipe's own
+    part of its id (``"tran2022, Lemma 3 [sens-n]"``)."""
+    from dptheory.plotting import item_label
+    tail = v.id.split(":", 1)[1] if ":" in v.id else ""
+    parts = [p for p in (tail, extra) if p]
+    return item_label(v.item) + (f" [{', '.join(parts)}]" if parts else "")
 
 
 def _savefig(fig: Any, path: Path, svg: bool = False) -> str:
-    fig.savefig(_with(path, ".png"), dpi=110)
+    from dptheory.plotting import save
+    save(fig, _with(path, ".png"), dpi=150)
     if svg:
-        fig.savefig(_with(path, ".svg"))
+        save(fig, _with(path, ".svg"))
     return _with(path, ".png").name
 
 
@@ -106,50 +149,81 @@ def columns(v: Any) -> dict[str, str]:
 
 
 # ----------------------------------------------------------------------------- figures
+def recipe_params(recipe: Any, pooled: dict | None = None) -> str:
+    """The parameter line of a recipe's figure: objective (or data) and its parameters, the
+    fixed values, replicates and data sets per point."""
+    from dptheory.plotting import count, param_line
+    fixed = dict(recipe.fixed or {})
+    values: dict[str, Any] = {}
+    for k, v in {**fixed.get("objective_params", {}), **fixed}.items():
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and k != recipe.variable:
+            values[k] = v
+    lead = []
+    if fixed.get("family"):
+        lead.append(f"{fixed['family']} objective"
+                    + (f" on {fixed['data']} data" if fixed.get("data") else ", synthetic data"))
+    extra = [count(recipe.reps, "replicate") + (f" x {recipe.datasets} data sets"
+                                                 if recipe.datasets > 1 else "") + " per point"]
+    return param_line(values, lead=lead, extra=extra, width=80)
+
+
 def rate_figure(recipe: Any, verdict: Any, pooled: dict, figdir: Path, svg: bool = False) -> str | None:
-    """Figure of a bound, slope or stability recipe: the mean with its 95 % interval at
-    each sweep point, the fitted log-log slope, the theorem's bound and the trivial range;
-    the file name, or None with fewer than two points or no samples."""
+    """Write :func:`rate_fig` to ``figdir``: the file name, or None without a figure."""
+    fig = rate_fig(recipe, verdict, pooled)
+    if fig is None:
+        return None
+    return _savefig(fig, figdir / recipe.id.replace(":", "__").replace("/", "_"), svg)
+
+
+def rate_fig(recipe: Any, verdict: Any, pooled: dict) -> Any:
+    """Figure of a bound, slope or stability recipe: the mean with its 95 % percentile
+    bootstrap interval at each sweep point (never below zero on the log axis), the fitted
+    log-log slope, the theorem's bound and the trivial range; titled with the paper and
+    the theorem's number and the verdict, with the recipe's parameter line. None with
+    fewer than two points or no samples."""
+    from dptheory import plotting as P
     xs = sorted(pooled)
     if len(xs) < 2 or "samples" not in pooled[xs[0]]:
         return None
-    from dptheory.verify.stats import mean_ci
     means, lo, hi, bounds, trivial = [], [], [], [], []
     for x in xs:
-        s = np.asarray(pooled[x]["samples"], dtype=float)
-        ci = mean_ci(s) if s.size > 1 else None
-        means.append(float(s.mean()))
-        lo.append(ci.low if ci else float(s.mean()))
-        hi.append(ci.high if ci else float(s.mean()))
+        m, low, high = P.mean_interval(pooled[x]["samples"])
+        means.append(m)
+        lo.append(low)
+        hi.append(high)
         bounds.append(pooled[x].get("bound_max", pooled[x].get("bound")))
         trivial.append(pooled[x].get("trivial"))
-    fig = _figure((5.2, 3.9))
-    ax = fig.add_subplot()
+    fig, axes = P.new_figure((6.4, 3.4))
+    ax = axes[0, 0]
     m = np.array(means)
-    ax.errorbar(xs, m, yerr=[np.maximum(m - np.array(lo), 0), np.maximum(np.array(hi) - m, 0)],
-                fmt="o", color="C0", capsize=3, label="empirical mean (95% CI)")
-    pos = m > 0
-    if pos.sum() >= 2:
-        k, c = np.polyfit(np.log(np.array(xs)[pos]), np.log(m[pos]), 1)
-        grid = np.geomspace(min(xs), max(xs), 50)
-        ax.plot(grid, np.exp(c) * grid**k, "--", color="C0", lw=1, label=f"fitted slope {k:.2f}")
-    if all(b is not None and b > 0 and math.isfinite(b) for b in bounds):
-        ax.plot(xs, bounds, "-", color="C3", label="theorem's bound")
-    if all(t is not None and t > 0 and math.isfinite(t) for t in trivial):
-        ax.plot(xs, trivial, ":", color="0.4", label="trivial range (largest possible)")
-    exp = verdict.evidence.get("expected_tail", verdict.evidence.get("expected_slope"))
-    title = f"{recipe.id}: {verdict.verdict}"
-    if isinstance(exp, (int, float)):
-        title += f" (claimed exponent {exp:.2f})"
-    ax.set_title(title, fontsize=8)
-    ax.set_xscale("log")
-    if (m > 0).all():
-        ax.set_yscale("log")
-    ax.set_xlabel(recipe.variable)
-    ax.set_ylabel(recipe.metric or "measured")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return _savefig(fig, figdir / recipe.id.replace(":", "__").replace("/", "_"), svg)
+    with P.style():
+        ax.errorbar(xs, m, yerr=[m - np.array(lo), np.array(hi) - m], fmt="o",
+                    color=P.COLOURS[0],
+                    label="mean, 95% bootstrap CI")
+        pos = m > 0
+        if pos.sum() >= 2:
+            k, c = np.polyfit(np.log(np.array(xs)[pos]), np.log(m[pos]), 1)
+            grid = np.geomspace(min(xs), max(xs), 50)
+            ax.plot(grid, np.exp(c) * grid**k, "--", color=P.COLOURS[0], lw=1,
+                    label=f"fitted slope {k:.2f}")
+        if all(b is not None and b > 0 and math.isfinite(b) for b in bounds):
+            ax.plot(xs, bounds, "-", color=P.COLOURS[1], label="the theorem's bound")
+        if all(t is not None and t > 0 and math.isfinite(t) for t in trivial):
+            ax.plot(xs, trivial, ":", color="0.4", label="trivial range (largest possible)")
+        exp = verdict.evidence.get("expected_tail", verdict.evidence.get("expected_slope"))
+        title = f"{P.item_label(recipe.item)}: {verdict.verdict}"
+        if isinstance(exp, (int, float)):
+            title += f" (claimed exponent {exp:.2f})"
+        ax.set_xscale("log")
+        if min(lo) > 0:
+            ax.set_yscale("log")
+        P.tidy_log_axis(ax.xaxis, xs)
+        ax.set_xlabel(P.symbol_label(recipe.variable))
+        ax.set_ylabel(recipe.metric or "measured")
+        ax.autoscale_view()
+        P.tidy_log_axis(ax.yaxis)
+    P.finish(fig, title=title, params=recipe_params(recipe))
+    return fig
 
 
 def sensitivity_figure(verdicts: list, figdir: Path, svg: bool = False) -> str | None:
@@ -169,26 +243,36 @@ def sensitivity_figure(verdicts: list, figdir: Path, svg: bool = False) -> str |
             elif m > 0:
                 zero_bound = True
         if ratios or zero_bound:
-            rows.append((v.id, max(ratios) if ratios else 0.0, zero_bound, v.verdict))
+            rows.append((_row_label(v), max(ratios) if ratios else 0.0, zero_bound, v.verdict))
     if not rows:
         return None
-    fig = _figure((6.5, 0.35 * len(rows) + 1.3))
-    ax = fig.add_subplot()
+    from matplotlib.patches import Patch
+    from dptheory import plotting as P
+    fig, axes = P.new_figure((7.0, 0.3 * len(rows) + 1.4))
+    ax = axes[0, 0]
     finite = [r for _, r, _, _ in rows] or [1.0]
     cap = max(1.5, 1.2 * max(finite))
-    for i, (rid, ratio, zero, verdict) in enumerate(rows):
-        if zero:
-            ax.barh(i, cap, color="white", edgecolor="C3", hatch="//")
-            ax.text(cap, i, " printed bound 0", va="center", fontsize=7, color="C3")
-        else:
-            color = "C3" if verdict == "refuted" else "C2" if verdict == "supported" else "0.6"
-            ax.barh(i, ratio, color=color)
-    ax.axvline(1.0, color="k", lw=1)
-    ax.axvline(0.5, color="k", lw=0.6, ls=":")
-    ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=7)
-    ax.set_xlabel("largest observed / lemma's bound (green supported, grey below the 0.5 "
-                  "reach needed, red refuted)", fontsize=7)
-    fig.tight_layout()
+    colours = {"refuted": P.COLOURS[1], "supported": P.COLOURS[2]}
+    with P.style():
+        for i, (rid, ratio, zero, verdict) in enumerate(rows):
+            if zero:
+                ax.barh(i, cap, color="white", edgecolor=P.COLOURS[1], hatch="//")
+                ax.text(cap, i, " printed bound 0", va="center", fontsize=7,
+                        color=P.COLOURS[1])
+            else:
+                ax.barh(i, ratio, color=colours.get(verdict, "0.6"))
+        ax.axvline(1.0, color="k", lw=1)
+        ax.axvline(0.5, color="k", lw=0.6, ls=":")
+        ax.set_yticks(range(len(rows)), [r[0] for r in rows], fontsize=7)
+        ax.invert_yaxis()
+        ax.grid(axis="y", visible=False)
+        ax.set_xlabel("largest observed sensitivity / the lemma's bound")
+    P.finish(fig, title="Sensitivity lemmas: measured against the printed bound")
+    with P.style():
+        fig.legend(handles=[Patch(color=P.COLOURS[2], label="supported"),
+                            Patch(color="0.6", label="below the 0.5 reach needed"),
+                            Patch(color=P.COLOURS[1], label="refuted")],
+                   loc="outside right upper")
     return _savefig(fig, figdir / "sensitivity_ratios", svg)
 
 
@@ -201,21 +285,27 @@ def audit_figure(verdicts: list, figdir: Path, svg: bool = False) -> str | None:
             continue
         for point, p in v.evidence.get("points", {}).items():
             if "epsilon_lower" in p:
-                rows.append((f"{v.id} [{point}]", p["epsilon_lower"], p.get("epsilon_claimed"),
+                rows.append((_row_label(v, str(point)), p["epsilon_lower"], p.get("epsilon_claimed"),
                              p.get("epsilon_tight")))
     if not rows:
         return None
-    fig = _figure((6.5, 0.4 * len(rows) + 1.2))
-    ax = fig.add_subplot()
+    from dptheory import plotting as P
+    fig, axes = P.new_figure((7.0, 0.32 * len(rows) + 1.4))
+    ax = axes[0, 0]
     y = np.arange(len(rows))
     num = lambda x: x if isinstance(x, (int, float)) else np.nan  # noqa: E731
-    ax.barh(y, [num(r[1]) for r in rows], color="C0", label="epsilon lower bound (95%)")
-    ax.scatter([num(r[2]) for r in rows], y, color="C3", marker="|", s=200, label="claimed epsilon")
-    ax.scatter([num(r[3]) for r in rows], y, color="k", marker="x", label="tight accountant")
-    ax.set_yticks(y, [r[0] for r in rows], fontsize=7)
-    ax.set_xlabel("epsilon")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
+    with P.style():
+        ax.barh(y, [num(r[1]) for r in rows], color=P.COLOURS[0],
+                label=r"$\epsilon$ lower bound (95%)")
+        ax.scatter([num(r[2]) for r in rows], y, color=P.COLOURS[1], marker="|", s=200,
+                   label=r"claimed $\epsilon$")
+        ax.scatter([num(r[3]) for r in rows], y, color="k", marker="x",
+                   label="tight accountant")
+        ax.set_yticks(y, [r[0] for r in rows], fontsize=7)
+        ax.invert_yaxis()
+        ax.grid(axis="y", visible=False)
+        ax.set_xlabel(P.symbol_label("eps"))
+    P.finish(fig, title="Privacy audits: certified lower bounds on the true epsilon")
     return _savefig(fig, figdir / "audits", svg)
 
 
@@ -250,9 +340,20 @@ def regime_figures(figdir: Path, svg: bool = False) -> list[tuple[str, str]]:
 
 
 # ----------------------------------------------------------------------------- report
-def _cell(text: Any, limit: int = 240) -> str:
-    s = str(text).replace("|", "\\|").replace("\n", " ")
-    return s if len(s) <= limit else s[:limit - 3] + "..."
+def _cell(text: Any, limit: int = 240, details: list[str] | None = None,
+          key: str = "") -> str:
+    """A table cell: the whole text (symbols by their human names) when it fits in
+    ``limit`` characters; else its first sentence and a pointer to the details line that
+    carries the whole text (appended to ``details``), so nothing is cut."""
+    from dptheory.symbolic.symbols import humanize
+    s = humanize(str(text)).replace("|", "\\|").replace("\n", " ")
+    if len(s) <= limit or details is None:
+        return s
+    first = s.split("; ")[0].split(". ")[0]
+    if len(first) > limit:
+        first = first[:limit].rsplit(" ", 1)[0]
+    details.append(f"- {key}: {s}")
+    return f"{first} (in full below)"
 
 
 def write(result: Any, svg: bool = False) -> Path:
@@ -276,7 +377,12 @@ def write(result: Any, svg: bool = False) -> Path:
     counts: dict[str, int] = {}
     for v in result.verdicts:
         counts[v.verdict] = counts.get(v.verdict, 0) + 1
+    prov = provenance(result)
     lines = [f"# dptheory verification report ({result.mode})", "",
+             f"dptheory {prov['dptheory']} (commit {prov['commit']}); seed {prov['seed']}; "
+             f"Python {prov['python']}, NumPy {prov['numpy']}, SciPy {prov['scipy']}, "
+             f"SymPy {prov['sympy']}, dp-accounting {prov['dp-accounting']}.", "",
+             f"Command: `{prov['command']}`", "",
              f"Run `{result.run_id}`: {len(result.verdicts)} verdicts, {len(result.findings)} "
              f"findings of the papers; {result.computed} of {result.total_cells} simulation "
              f"cells computed in this invocation ({result.total_cells - result.computed} "
@@ -293,12 +399,17 @@ def write(result: Any, svg: bool = False) -> Path:
         lines += [f"## {paper}", "",
                   "| id | check | verdict | measured / bound | trivial range | power | reason |",
                   "|---|---|---|---|---|---|---|"]
+        details: list[str] = []
         for v in by_paper[paper]:
             c = columns(v)
-            lines.append(f"| `{v.id}` | {v.check} | **{v.verdict}** | {_cell(c['ratio'], 60)} | "
-                         f"{_cell(c['trivial'], 60)} | {_cell(c['power'], 120)} | "
-                         f"{_cell(v.summary)} |")
+            lines.append(f"| `{v.id}` | {v.check} | **{v.verdict}** | "
+                         f"{_cell(c['ratio'], 60, details, f'`{v.id}` measured / bound')} | "
+                         f"{_cell(c['trivial'], 60, details, f'`{v.id}` trivial range')} | "
+                         f"{_cell(c['power'], 160, details, f'`{v.id}` power')} | "
+                         f"{_cell(v.summary, 240, details, f'`{v.id}` reason')} |")
         lines.append("")
+        if details:
+            lines += ["Cells in full:", "", *details, ""]
         for v in by_paper[paper]:
             if v.id in figures:
                 lines += [f"![{v.id}](figures/{figures[v.id]})", ""]
@@ -314,9 +425,9 @@ def write(result: Any, svg: bool = False) -> Path:
     if not result.findings:
         lines.append("No claim of the papers was refuted.")
     for f in result.findings:
-        lines += [f"- **[{f.severity}] {f.id}** ({f.check}): {f.summary}"]
+        lines += [f"- **[{f.severity}] {f.id}** ({f.check}): {humanize(f.summary)}"]
         if f.consequence:
-            lines.append(f"  - consequence: {f.consequence}")
+            lines.append(f"  - consequence: {humanize(f.consequence)}")
         if f.also:
             lines.append(f"  - same root cause: {', '.join(f'`{a}`' for a in f.also)}")
         lines.append(f"  - reproduce: `{f.reproduce}`")
@@ -324,19 +435,55 @@ def write(result: Any, svg: bool = False) -> Path:
         lines += ["", "## Refutations of dptheory's own items", "",
                   "Corrected or reconstructed items are dptheory's, not the papers': a "
                   "refutation here is a defect of the toolkit's catalog, never a finding.", ""]
-        lines += [f"- {f.id} ({f.check}): {f.summary}" for f in result.own_items]
+        lines += [f"- {f.id} ({f.check}): {humanize(f.summary)}" for f in result.own_items]
     if result.notes:
         lines += ["", "## Symbolic checks that could not decide", "",
                   "| id | check | reason |", "|---|---|---|"]
-        lines += [f"| `{n['id']}` | {n['check']} | {_cell(n['summary'], 300)} |"
+        lines += [f"| `{n['id']}` | {n['check']} | {_cell(n['summary'], 10 ** 6)} |"
                   for n in result.notes]
-    lines += ["", "## Items without a recipe or check", "",
-              "| id | kind | reason |", "|---|---|---|"]
-    lines += [f"| `{u['id']}` | {u['kind']} | {u['reason']} |" for u in result.unchecked]
+    lines += ["", *_coverage_lines(result)]
     (out / "report.md").write_text("\n".join(lines) + "\n")
     (out / "report.json").write_text(json.dumps(as_json(result), indent=1, default=str,
                                                 allow_nan=False))
     return out / "report.md"
+
+
+def skipped(result: Any) -> dict[str, list[str]]:
+    """Under ``--only``: the recipes and the symbolic checks of the mode that this run did
+    not select (empty without ``--only``)."""
+    if not getattr(result, "only", None):
+        return {"recipes": [], "checks": [], "derivations": []}
+    from dptheory.verify.engine import recipes as all_recipes
+    ran = {v.id for v in result.verdicts}
+    full = result.mode == "full"
+    rec = [r.id for r in all_recipes() if (full or r.quick) and r.id not in ran]
+    checks = [c.id for c in registry.checks() if c.id not in ran]
+    derived = {v.item for v in result.verdicts if v.check == "derivation"}
+    der = [i.id for i in registry.items().values() if i.derivable and i.id not in derived
+           and i.id not in result.only]
+    return {"recipes": rec, "checks": checks, "derivations": der}
+
+
+def _coverage_lines(result: Any) -> list[str]:
+    """The report's last section: under ``--only``, what this run skipped (never the
+    checked items as unchecked); else the items no recipe or check covers."""
+    if getattr(result, "only", None):
+        sk = skipped(result)
+        out = ["## Skipped by --only", "",
+               f"This run checked only {', '.join(f'`{o}`' for o in result.only)}; "
+               f"{len(sk['recipes'])} simulation recipes, {len(sk['checks'])} property "
+               f"checks and the derivations of {len(sk['derivations'])} items of the "
+               f"{result.mode} mode were not run.", ""]
+        for what, ids in (("simulation recipes", sk["recipes"]),
+                          ("property checks", sk["checks"]),
+                          ("derivations of", sk["derivations"])):
+            if ids:
+                out += [f"<details><summary>skipped {what} ({len(ids)})</summary>", "",
+                        ", ".join(f"`{i}`" for i in ids), "", "</details>", ""]
+        return out
+    out = ["## Items without a recipe or check", "", "| id | kind | reason |", "|---|---|---|"]
+    out += [f"| `{u['id']}` | {u['kind']} | {humanize(u['reason'])} |" for u in result.unchecked]
+    return out
 
 
 def _strict(x: Any) -> Any:
@@ -359,9 +506,11 @@ def as_json(result: Any) -> dict[str, Any]:
     carries its evidence (about 0.1 MB for the quick run's simulation verdicts)."""
     return _strict({
         "mode": result.mode, "run_id": result.run_id, "elapsed": result.elapsed,
+        "provenance": provenance(result), "skipped": skipped(result),
         "report": str(Path(result.out) / "report.md"),
         "verdicts": [{"id": v.id, "item": v.item, "check": v.check, "verdict": v.verdict,
-                      "claim": v.claim, "summary": v.summary, "severity": v.severity,
+                      "claim": v.claim, "summary": humanize(v.summary),
+                      "severity": v.severity,
                       "power": v.power, "columns": columns(v), "reproduce": v.reproduce,
                       "evidence": v.evidence}
                      for v in result.verdicts],
@@ -369,5 +518,5 @@ def as_json(result: Any) -> dict[str, Any]:
         "own_items": [f.as_dict() for f in result.own_items],
         "notes": result.notes,
         "extended": {k: list(v) for k, v in result.extended.items()},
-        "unchecked": result.unchecked,
+        "unchecked": [] if getattr(result, "only", None) else result.unchecked,
         "cells": {"total": result.total_cells, "computed": result.computed}})

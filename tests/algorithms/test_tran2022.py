@@ -215,6 +215,23 @@ def test_keyed_normals_online_equals_offline():
     np.testing.assert_array_equal(kn2.level(1, 9)[5], kn2(1, 5))
 
 
+
+def test_keyed_normals_bounded_by_T_draw_the_same_values():
+    """With T given, the last chunk of a stream stops at the level's last node; every node
+    is still the same block of its stream's normals (drawn directly from the stream here)."""
+    keys = (ReplicateStreams(5, 3).uniform(2) * 2**52).astype(np.uint64)
+    T, d = 37, 2
+    bounded, free = KeyedNormals(keys, d, family=1, chunk=4, T=T), KeyedNormals(keys, d, family=1, chunk=4)
+    for b in range(T.bit_length()):
+        for a in range(T >> b):
+            np.testing.assert_array_equal(bounded(b, a), free(b, a))
+    # node (level 2, index 7) is block 3 of the odd stream of level 2
+    direct = [np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+        [int(v) for v in k], spawn_key=(1, 2, 1)))).standard_normal((4, d))[3] for k in keys]
+    np.testing.assert_array_equal(bounded(2, 7), np.stack(direct))
+    with pytest.raises(ValueError, match="node index"):
+        bounded(2, T >> 2)
+
 # ---------------------------------------------------------------------------- accounting
 @pytest.mark.parametrize("N, T, R", [(3, 8, 3), (4, 12, 3), (5, 11, 4), (2, 9, 4)])
 def test_sensitivity_bound_dominates_bruteforce(N, T, R):
