@@ -196,24 +196,30 @@ def _decode(raw: bytes) -> str:
 
 
 def _printable(text: Any) -> Any:
-    """``text`` with undecodable bytes replaced, so that it can be written back (events)."""
+    """``text`` with undecodable bytes replaced, so that it can be written back (events) and
+    shown (JSON); a blob (damaged text) becomes text too."""
+    if isinstance(text, (bytes, bytearray)):
+        return bytes(text).decode("utf-8", "replace")
     return _raw(text).decode("utf-8", "replace") if isinstance(text, str) else text
 
 
-def checksum(*fields: str | None) -> str:
+def checksum(*fields: Any) -> str:
     """SHA-256 (hex) of a sequence of stored fields, stored beside them and checked on read.
 
     A cell's checksum covers ``(run_id, key, status, result)``, a finding's all its columns.
-    Each field is framed by its length (and ``None`` by its own tag), so no two different
-    sequences share an input: moving text from one field or row to another changes the sum.
+    Each field is framed by its type and length, so no two different sequences share an
+    input: moving text from one field or row to another, or a value read back with another
+    type (a damaged record can turn text into a blob or a number), changes the sum.
     """
     h = hashlib.sha256(b"dptheory-store-v2")
     for f in fields:
         if f is None:
             h.update(b"N")
-        else:
-            raw = _raw(f)
-            h.update(b"S%d:" % len(raw) + raw)
+            continue
+        tag, raw = ((b"S", _raw(f)) if isinstance(f, str) else
+                    (b"B", bytes(f)) if isinstance(f, (bytes, bytearray, memoryview)) else
+                    (b"V", repr(f).encode()))
+        h.update(tag + b"%d:" % len(raw) + raw)
     return h.hexdigest()
 
 
@@ -250,7 +256,8 @@ class Store:
             raise StoreError(f"store {self.path} is a directory; give the path of a file "
                              "(e.g. DIR/results.sqlite)")
         if read_only and not self.path.is_file():
-            raise StoreError(f"store {self.path} does not exist")
+            raise StoreError(f"store {self.path} " + ("is not a regular file (a device or FIFO)"
+                                                      if self.path.exists() else "does not exist"))
         self.busy_timeout = float(busy_timeout)
         self.retry_for = float(retry_for)
         self.read_only = bool(read_only)
@@ -290,7 +297,7 @@ class Store:
             except BaseException as exc:
                 conn.close()
                 self._conn = None
-                if isinstance(exc, sqlite3.Error):
+                if isinstance(exc, (sqlite3.Error, UnicodeDecodeError)):
                     raise self._error(exc) from None
                 raise
         return self._conn
@@ -309,17 +316,17 @@ class Store:
                     f"ALTER TABLE {table} ADD COLUMN {column} {decl}"))
 
     def _columns(self, table: str) -> set[str]:
-        with self._lock:
-            conn = self._connect()
-            return {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+        return {r[1] for r in self._read(f"PRAGMA table_info({table})")}
 
     def _damaged(self, what: str) -> str:
         return (f"store {self.path} is damaged ({what}); run `dptheory store check {self.path}` "
                 f"to see what is wrong, or `dptheory store repair {self.path}` to move it aside "
                 "and keep the cells that still verify (the others are recomputed)")
 
-    def _error(self, exc: sqlite3.Error) -> StoreError:
+    def _error(self, exc: sqlite3.Error | UnicodeDecodeError) -> StoreError:
         """One line naming the file and the remedy for an SQLite error."""
+        if isinstance(exc, UnicodeDecodeError):   # SQLite's own text (schema, message) damaged
+            return StoreError(self._damaged("text of the file's structure is not valid UTF-8"))
         msg = str(exc).lower()
         if "readonly" in msg or "read-only" in msg:
             text = (f"store {self.path} is read-only ({exc}); make it writable or write the "
@@ -372,7 +379,7 @@ class Store:
                 return out
             try:
                 return self._retry(tx)
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
                 if conn.in_transaction:
                     try:
                         conn.execute("ROLLBACK")
@@ -385,7 +392,7 @@ class Store:
             conn = self._connect()
             try:
                 return self._retry(lambda: conn.execute(sql, params).fetchall())
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
                 raise self._error(exc) from None
 
     def close(self) -> None:

@@ -53,7 +53,7 @@ def test_a_csv_cell_over_the_csv_limit_names_file_line_and_column(tmp_path):
     path = tmp_path / "big.csv"
     _write(path, rows)
     p = cli(*RUN, "--data", str(path))
-    assert f"{path}, line 43, column 2" in p.stderr and "131073 characters" in p.stderr
+    assert f"{path}, line 43, column 2 ('x2')" in p.stderr and "131073 characters" in p.stderr
 
 
 def test_a_truncated_gzip_names_the_file(tmp_path):
@@ -83,7 +83,7 @@ def test_findings_with_a_missing_store_is_an_error_before_any_check(monkeypatch,
                         lambda **kw: pytest.fail("the checks ran before --store was validated"))
     assert main(["findings", "--store", "/nonexistent/x"]) == 2
     err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and "/nonexistent/x does not exist" in err
+    assert len(err.strip().splitlines()) == 1 and "'/nonexistent/x' does not exist" in err
     p = cli("findings", "--no-checks", "--store", "/nonexistent/x")
     assert "does not exist" in p.stderr
 

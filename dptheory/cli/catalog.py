@@ -342,8 +342,8 @@ def _stored_findings(path: str | None) -> tuple[list[dict[str, Any]], list[dict[
         if not Path(DEFAULT_STORE).exists():
             return [], [], None
         path = DEFAULT_STORE
-    elif not Path(path).exists():
-        raise UsageError(f"--store {path} does not exist; give the results.sqlite of a "
+    elif not path or not Path(path).exists():
+        raise UsageError(f"--store {path!r} does not exist; give the results.sqlite of a "
                          "`dptheory verify` run, or leave --store out")
     with Store(path, read_only=True) as store:   # only reads: a read-only file is fine
         rows = store.findings()
@@ -355,10 +355,8 @@ def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
     """Findings: refuted claims of the papers, graded and merged by root cause (plus, with
     ``--all``, refutations of dptheory's own corrected/reconstructed items and the notes of
     checks that could not decide)."""
-
-    from dptheory.verify.verdict import split_findings
     from dptheory.verify.findings import collect
-    from dptheory.verify.verdict import Finding
+    from dptheory.verify.verdict import Finding, split_findings
 
     # the store is opened and read before the checks run: a bad path fails at once
     stored, unverified, store_path = _stored_findings(args.store)

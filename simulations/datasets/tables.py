@@ -194,7 +194,7 @@ def read_csv(path: str | os.PathLike[str], *, delimiter: str | None = None,
         raise ValueError(f"data file {str(p)!r} is empty")
     if delimiter is None:
         delimiter = max((",", ";", "\t"), key=lines[0].count)
-    rows, starts = _parse(p, lines, delimiter)
+    rows, starts = _parse(p, lines, delimiter, names)
     if names is None:
         header, body, starts = [h.strip() for h in rows[0]], rows[1:], starts[1:]
     else:
@@ -219,9 +219,11 @@ def read_csv(path: str | os.PathLike[str], *, delimiter: str | None = None,
                         "sha256": _sha256(raw), "rows": len(body)}, np.array(starts))
 
 
-def _parse(p: Path, lines: list[str], delimiter: str) -> tuple[list[list[str]], list[int]]:
+def _parse(p: Path, lines: list[str], delimiter: str,
+           names: Sequence[str] | None) -> tuple[list[list[str]], list[int]]:
     """The rows of a delimited text and the line each starts on; a parser error or a cell
-    over :data:`MAX_CELL` characters is one ValueError naming the file, line and column."""
+    over :data:`MAX_CELL` characters is one ValueError naming the file, line and column
+    (``names``: the column names of a file without a header row)."""
     reader = csv.reader(lines, delimiter=delimiter, skipinitialspace=True)
     rows, starts = [], []
     limit = csv.field_size_limit()
@@ -238,8 +240,11 @@ def _parse(p: Path, lines: list[str], delimiter: str) -> tuple[list[list[str]], 
                 raise ValueError(f"{p}, line {reader.line_num}: cannot parse ({exc})") from None
             for j, cell in enumerate(row):
                 if len(cell) > MAX_CELL:
-                    raise ValueError(f"{p}, line {start}, column {j + 1}: a cell of {len(cell)} "
-                                     f"characters (at most {MAX_CELL}); is a quote left open?")
+                    header = names if names is not None else (rows[0] if rows else ())
+                    name = f" ({header[j].strip()[:40]!r})" if j < len(header) else ""
+                    raise ValueError(f"{p}, line {start}, column {j + 1}{name}: a cell of "
+                                     f"{len(cell)} characters (at most {MAX_CELL}); is a quote "
+                                     "left open?")
             rows.append(row)
             starts.append(start)
     finally:
