@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import textwrap
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
