@@ -19,9 +19,9 @@ import itertools
 from pathlib import Path
 
 import numpy as np
-from matplotlib.figure import Figure   # no pyplot: the backend is left alone
 
 import dptheory
+from dptheory import plotting as P    # bare Figures (no pyplot): the backend is left alone
 
 ITEMS = ("tran2022.thm9", "wang2020.remark1", "yang2022.table1")
 AT = {"d": 100, "eps": 1, "delta": 1e-5}
@@ -52,21 +52,20 @@ def main(argv: list[str] | None = None) -> dict:
                   f"{above:+.3g} just above")
             crossings[(a, b)] = n0
 
-    fig = Figure(figsize=(6, 4))
-    ax = fig.add_subplot()
+    fig, axes = P.new_figure((6.4, 3.8))
+    ax = axes[0, 0]
     ns = np.logspace(2, 24, 200)
-    for item in ITEMS:
-        ax.loglog(ns, [rate(item, n) for n in ns], label=item)
-    for (a, b), n0 in crossings.items():
-        if ns[0] <= n0 <= ns[-1]:
-            ax.axvline(n0, color="grey", lw=0.6, ls=":")
-    ax.set_xlabel("n")
-    ax.set_ylabel("stated rate at d, eps, delta above")
-    ax.set_title("d = 100, eps = 1, delta = 1e-5")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
+    with P.style():                          # dptheory's figure style, colours and labels
+        for item, colour in zip(ITEMS, P.COLOURS):
+            ax.loglog(ns, [rate(item, n) for n in ns], color=colour, label=P.item_label(item))
+        for (a, b), n0 in crossings.items():
+            if ns[0] <= n0 <= ns[-1]:
+                ax.axvline(n0, color="grey", lw=0.6, ls=":")
+        ax.set_xlabel(P.symbol_label("n"))
+        ax.set_ylabel("stated rate")
+    P.finish(fig, params=P.param_line(AT, extra=["dotted: crossovers"]))
     path = args.out / "scaling_comparison.png"
-    fig.savefig(path, dpi=120)
+    P.save(fig, path)
     print(f"figure: {path}")
     return {"crossovers": crossings, "figure": str(path)}
 

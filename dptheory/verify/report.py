@@ -93,6 +93,8 @@ def _row_label(v: Any, extra: str = "") -> str:
     part of its id (``"tran2022, Lemma 3 [sens-n]"``)."""
     from dptheory.plotting import item_label
     tail = v.id.split(":", 1)[1] if ":" in v.id else ""
+    for prefix in ("audit-quick-", "audit-full-"):      # said by the figure's title
+        tail = tail.removeprefix(prefix)
     parts = [p for p in (tail, extra) if p]
     return item_label(v.item) + (f" [{', '.join(parts)}]" if parts else "")
 
@@ -272,7 +274,7 @@ def sensitivity_figure(verdicts: list, figdir: Path, svg: bool = False) -> str |
         fig.legend(handles=[Patch(color=P.COLOURS[2], label="supported"),
                             Patch(color="0.6", label="below the 0.5 reach needed"),
                             Patch(color=P.COLOURS[1], label="refuted")],
-                   loc="outside right upper")
+                   loc="outside lower center", ncols=3)
     return _savefig(fig, figdir / "sensitivity_ratios", svg)
 
 
@@ -290,7 +292,7 @@ def audit_figure(verdicts: list, figdir: Path, svg: bool = False) -> str | None:
     if not rows:
         return None
     from dptheory import plotting as P
-    fig, axes = P.new_figure((7.0, 0.32 * len(rows) + 1.4))
+    fig, axes = P.new_figure((8.0, 0.3 * len(rows) + 1.4))
     ax = axes[0, 0]
     y = np.arange(len(rows))
     num = lambda x: x if isinstance(x, (int, float)) else np.nan  # noqa: E731
@@ -305,7 +307,7 @@ def audit_figure(verdicts: list, figdir: Path, svg: bool = False) -> str | None:
         ax.invert_yaxis()
         ax.grid(axis="y", visible=False)
         ax.set_xlabel(P.symbol_label("eps"))
-    P.finish(fig, title="Privacy audits: certified lower bounds on the true epsilon")
+    P.finish(fig, title=r"Privacy audits: certified lower bounds on the true $\epsilon$")
     return _savefig(fig, figdir / "audits", svg)
 
 
