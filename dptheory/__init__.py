@@ -20,8 +20,8 @@ knows no paper; it finds catalogs, algorithms and objectives through entry point
 
 What belongs here: the engine, which knows no paper. Inside it, lowest first: the
 foundations (``errors``, ``vocabulary``, ``version``, ``notation``, ``budget``, ``display``,
-``progress``, ``plotting``, ...), which import nothing of dptheory but each other; the cores
-``symbolic`` and ``privacy``; ``registry`` and ``catalog``; ``verify``, ``store`` and
+``progress``, ``stats``, ...), which import nothing of dptheory but each other; the cores
+``symbolic`` and ``privacy``, with ``plotting`` beside them; ``registry`` and ``catalog``; ``verify``, ``store`` and
 ``parallel``; the helpers ``sensitivity``, ``sweeps`` and ``testing``; last ``cli`` and this
 module. A module imports only its own layer and lower ones, never ``dptheory_bounds`` or
 ``dptheory_simulations``, and no import forms a circle, function-level imports included

@@ -290,6 +290,7 @@ def compare_items(a: "str | Theorem", b: "str | Theorem", *more: "str | Theorem"
     """
     from dptheory.symbolic.asymptotics import NotDerivable
     from dptheory.symbolic.compare import compare, rank
+    from dptheory.registry import item_label
     from dptheory.symbolic.derive import scaling_of, substitute_settings
 
     items = [get(x) if isinstance(x, str) else x for x in (a, b, *more)]
@@ -325,6 +326,7 @@ def compare_items(a: "str | Theorem", b: "str | Theorem", *more: "str | Theorem"
         except NotDerivable as exc:
             raise UsageError(f"cannot compare: {exc}") from None
         c.warnings = _pair_warnings(ia, ib) + unused
+        c.labels = (item_label(ia.id), item_label(ib.id))
         return c
 
     if not more:

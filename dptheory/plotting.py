@@ -27,7 +27,7 @@ from typing import Any, Iterator, Mapping, Sequence
 import numpy as np
 
 __all__ = ["COLOURS", "STYLE", "style", "new_axes", "new_figure", "save", "symbol_label", "value_label",
-           "metric_label", "item_label", "mean_interval", "tidy_log_axis", "param_line", "count", "finish",
+           "metric_label", "mean_interval", "tidy_log_axis", "param_line", "count", "finish",
            "sweep_figure", "regime_map_figure", "rates_figure", "FORMATS"]
 
 #: The colour cycle of the house style (Okabe and Ito's colour-blind-safe palette). Name
@@ -189,33 +189,6 @@ def metric_label(metric: str) -> str:
     return _METRICS.get(metric, metric.replace("_", " "))
 
 
-def item_label(item_id: str) -> str:
-    """A catalog item as a reader names it: its paper and its printed number
-    (``"zhang2017, Theorem 2 (1)"``), not its internal id; the id itself when unknown.
-
-    The number is the first part of the item's source that is not an arXiv reference, with
-    long parentheticals dropped (``"Proof sketch of Theorem 4 (Proposition 13 in the
-    appendix)"`` -> ``"Proof sketch of Theorem 4"``).
-
-    Examples
-    --------
-    >>> item_label("zhang2017.thm2.eps"), item_label("no.such.item")
-    ('zhang2017, Theorem 2 (1)', 'no.such.item')
-    """
-    import re
-    from dptheory import registry
-    item = registry.items().get(item_id)
-    if item is None:
-        return item_id
-    source = re.sub(r"\s*\([^()]{6,}\)", "", (item.source or "").split(";")[0])
-    parts = [p.strip() for p in source.split(",")
-             if p.strip() and not re.match(r"arXiv\s*\d", p.strip())]
-    where = parts[0] if parts else ""
-    label = f"{item.paper}, {where}" if where else f"{item.paper}: {item.title}"
-    # dptheory's corrected variant of a printed claim must not pass for the printed one
-    return label + (" (corrected)" if item.provenance == "corrected" else "")
-
-
 def param_line(values: Mapping[str, Any], *, lead: Sequence[str] = (), extra: Sequence[str] = (),
                width: int = 90) -> str:
     """The parameter line of a figure: ``lead`` phrases (what ran on what), ``values`` as
@@ -271,7 +244,7 @@ def mean_interval(samples: Sequence[float], level: float = 0.95, *, n_boot: int 
     1.96 se; with one sample (or constant samples) low = high = mean. Seeded: the same
     samples give the same interval.
     """
-    from dptheory.verify.stats import mean_ci
+    from dptheory.stats import mean_ci
     a = np.asarray(samples, dtype=float)
     a = a[np.isfinite(a)]
     if a.size == 0:
@@ -505,7 +478,8 @@ def regime_map_figure(data: dict[str, Any], names: tuple[str, str], path: str | 
     Parameters
     ----------
     data : the map: ``x``, ``y``, ``log10_ratio``, ``x_name``, ``y_name``.
-    names : the two compared items (catalog ids; shown as paper and theorem number).
+    names : the labels of the two compared items (e.g. paper and theorem number,
+        :func:`dptheory.registry.item_label`).
     path : save the figure there (PNG, PDF or SVG) and return ``path`` (the CLI's use).
     ax : draw on this Axes (default: a new Figure's).
 
@@ -514,7 +488,7 @@ def regime_map_figure(data: dict[str, Any], names: tuple[str, str], path: str | 
     str or matplotlib.axes.Axes
         ``path`` when given, else the Axes drawn on.
     """
-    a, b = (item_label(n) for n in names)
+    a, b = names
     with style():
         ax = new_axes(ax, figsize=(5.0, 3.8))
         fig = ax.figure
@@ -550,7 +524,8 @@ def rates_figure(a: Any, b: Any, v: Any, x_range: tuple[float, float], names: tu
     a, b : SymPy expressions of the single symbol ``v``.
     v : the variable.
     x_range : (lo, hi), both > 0.
-    names : the two items (catalog ids; the legend shows paper and theorem number).
+    names : the legend labels of the two items (e.g. paper and theorem number,
+        :func:`dptheory.registry.item_label`).
     crossovers : x values to mark.
     ax : draw on this Axes (default: a new Figure's).
     points : number of log-spaced evaluation points.
@@ -571,7 +546,7 @@ def rates_figure(a: Any, b: Any, v: Any, x_range: tuple[float, float], names: tu
             f = sp.lambdify(v, expr, modules="mpmath")
             # log10 in mpmath, so values beyond float range still plot (as their exponent)
             ys = [float(mpmath.log10(f(mpmath.mpf(x)))) for x in xs]
-            ax.plot(xs, np.power(10.0, np.clip(ys, -300, 300)), label=item_label(name))
+            ax.plot(xs, np.power(10.0, np.clip(ys, -300, 300)), label=name)
         for c in crossovers:
             if lo <= c <= hi:
                 ax.axvline(c, color="k", lw=0.8, ls="--")

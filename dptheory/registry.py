@@ -255,3 +255,29 @@ def normalized_units(paper: str) -> dict:
     """Units a paper fixes by a normalisation (catalog module attribute ``NORMALIZED_UNITS``)."""
     module = catalogs().get(paper)
     return dict(getattr(module, "NORMALIZED_UNITS", {}) or {})
+
+
+def item_label(item_id: str) -> str:
+    """A catalog item as a reader names it: its paper and its printed number
+    (``"zhang2017, Theorem 2 (1)"``), not its internal id; the id itself when unknown.
+
+    The number is the first part of the item's source that is not an arXiv reference, with
+    long parentheticals dropped (``"Proof sketch of Theorem 4 (Proposition 13 in the
+    appendix)"`` -> ``"Proof sketch of Theorem 4"``).
+
+    Examples
+    --------
+    >>> item_label("zhang2017.thm2.eps"), item_label("no.such.item")
+    ('zhang2017, Theorem 2 (1)', 'no.such.item')
+    """
+    import re
+    item = items().get(item_id)
+    if item is None:
+        return item_id
+    source = re.sub(r"\s*\([^()]{6,}\)", "", (item.source or "").split(";")[0])
+    parts = [p.strip() for p in source.split(",")
+             if p.strip() and not re.match(r"arXiv\s*\d", p.strip())]
+    where = parts[0] if parts else ""
+    label = f"{item.paper}, {where}" if where else f"{item.paper}: {item.title}"
+    # dptheory's corrected variant of a printed claim must not pass for the printed one
+    return label + (" (corrected)" if item.provenance == "corrected" else "")

@@ -292,7 +292,8 @@ class SweepResult:
             When a varied name is on no axis (its points would be averaged together) or a
             name is not varied.
         """
-        from dptheory.plotting import item_label, sweep_figure, value_label
+        from dptheory.plotting import sweep_figure, value_label
+        from dptheory.registry import item_label
         metric = metric or self.metric
         if x is None:
             x = "n" if "n" in self.variables else self.variables[0]

@@ -22,6 +22,7 @@ import numpy as np
 
 import dptheory
 from dptheory import plotting as P    # bare Figures (no pyplot): the backend is left alone
+from dptheory import registry
 
 ITEMS = ("tran2022.thm9", "wang2020.remark1", "yang2022.table1")
 AT = {"d": 100, "eps": 1, "delta": 1e-5}
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> dict:
     ns = np.logspace(2, 24, 200)
     with P.style():                          # dptheory's figure style, colours and labels
         for item, colour in zip(ITEMS, P.COLOURS):
-            ax.loglog(ns, [rate(item, n) for n in ns], color=colour, label=P.item_label(item))
+            ax.loglog(ns, [rate(item, n) for n in ns], color=colour, label=registry.item_label(item))
         for (a, b), n0 in crossings.items():
             if ns[0] <= n0 <= ns[-1]:
                 ax.axvline(n0, color="grey", lw=0.6, ls=":")

@@ -19,9 +19,13 @@ Two rules are checked on the graph:
   0. the foundations, which import nothing of dptheory but each other: ``errors`` (error
      conventions and "did you mean" suggestions), ``vocabulary``, ``version``, ``notation``
      (the papers' printed letters, as the symbolic core reads them), ``budget``,
-     ``derandom``, ``display``, ``progress``, ``plotting``;
+     ``derandom``, ``display``, ``progress``, ``stats`` (confidence intervals, slope fits,
+     Clopper–Pearson: pure numerics);
   1. the two cores: ``symbolic`` (symbols, assumptions, ``Theorem``, the rate algebra, and
      the resolution of names and printed letters to symbols) and ``privacy`` (accounting);
+     beside them ``plotting`` (the house style and figures: axis labels from the symbols'
+     LaTeX, intervals from ``stats``; the comparison figures ``symbolic.compare`` draws take
+     their labels from the caller, so plotting needs no registry);
   2. ``registry`` and ``catalog``: discovery of the catalogs through entry points, look-up by
      id, search, comparison of items;
   3. ``verify``, ``store``, ``parallel``: checks, verdicts, findings, the engine, the report,
@@ -53,8 +57,8 @@ PACKAGE_ORDER = ["dptheory", "dptheory_bounds", "dptheory_simulations"]   # lowe
 
 DPTHEORY_LAYERS: list[set[str]] = [
     {"errors", "vocabulary", "version", "notation", "budget", "derandom", "display", "progress",
-     "plotting"},
-    {"symbolic", "privacy"},
+     "stats"},
+    {"symbolic", "privacy", "plotting"},
     {"registry", "catalog"},
     {"verify", "store", "parallel"},
     {"sensitivity", "sweeps", "testing"},

@@ -23,7 +23,7 @@ from scipy import optimize
 
 from dptheory.privacy import get_epsilon, rdp_fixed_size_gaussian
 from dptheory.verify import Check, CheckResult
-from dptheory.verify.stats import clopper_pearson
+from dptheory.stats import clopper_pearson
 
 
 def _fmt(x: float) -> float:

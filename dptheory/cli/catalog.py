@@ -206,7 +206,7 @@ def cmd_compare(args: argparse.Namespace) -> tuple[Any, str]:
         if left:
             raise UsageError(f"--map needs values for {', '.join(left)}: give them with --set")
         grid = regime_map(a, b, (vary, x0, x1), (ysym, y0, y1), {})
-        data["map"] = regime_map_figure(grid, (c.a, c.b), args.map)
+        data["map"] = regime_map_figure(grid, c.labels or (c.a, c.b), args.map)
         lines.append(f"regime map: {data['map']}")
     return data, "\n".join(lines)
 

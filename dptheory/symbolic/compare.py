@@ -196,10 +196,13 @@ class Comparison:
     constants: list[str] = field(default_factory=list)
     scope: str = ""
     example: dict[str, Any] = field(default_factory=dict)
+    #: how figures name ``a`` and ``b`` (the catalog sets paper and theorem number); the
+    #: names themselves when None
+    labels: tuple[str, str] | None = field(default=None, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready fields (SymPy forms as strings; the expressions themselves dropped)."""
-        out = {k: v for k, v in self.__dict__.items() if k != "expressions"}
+        out = {k: v for k, v in self.__dict__.items() if k not in ("expressions", "labels")}
         return out
 
     # -- text ------------------------------------------------------------------------
@@ -294,14 +297,15 @@ class Comparison:
         if x_range is None:
             xs = [c["value"] for c in crossovers if c.get("value")]
             x_range = (min(xs) / 1e3, max(xs) * 1e3) if xs else (1e2, 1e8)
+        la, lb = self.labels or (self.a, self.b)
         if self.mode == "parametric":
             marks = [c["value"] for c in crossovers if c.get("value")]
-            return rates_figure(a, b, v, x_range, (f"{self.a} ({self.example['text']})",
-                                                   f"{self.b} ({self.example['text']})"),
+            return rates_figure(a, b, v, x_range, (f"{la} ({self.example['text']})",
+                                                   f"{lb} ({self.example['text']})"),
                                 marks, new_axes(ax))
         ax = new_axes(ax)
         if self.mode == "numeric":
-            return rates_figure(a, b, v, x_range, (self.a, self.b),
+            return rates_figure(a, b, v, x_range, (la, lb),
                                 [c["value"] for c in self.crossovers if c.get("value")], ax)
         free = sorted((sp.sympify(a).free_symbols | sp.sympify(b).free_symbols) - set(fixed) - {v},
                       key=str)
@@ -309,7 +313,7 @@ class Comparison:
         if ysym is None:
             raise ValueError("a regime map needs a second free variable (y=)")
         grid = regime_map(a, b, (v, *x_range), (ysym, *y_range), fixed)
-        return regime_map_figure(grid, (self.a, self.b), ax=ax)
+        return regime_map_figure(grid, (la, lb), ax=ax)
 
 
 # ----------------------------------------------------------------------------- numeric

@@ -34,7 +34,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from dptheory.verify.stats import (_check_confidence, _samples, hierarchical_boot_means,
+from dptheory.stats import (_check_confidence, _samples, hierarchical_boot_means,
                                    is_binary, one_sided_limits)
 from dptheory.verify.verdict import CheckResult
 

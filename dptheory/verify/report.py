@@ -64,7 +64,7 @@ def environment() -> dict[str, str]:
     NumPy, SciPy, SymPy and dp-accounting ("not installed" when absent)."""
     import importlib.metadata as md
     import platform
-    from dptheory import __version__
+    from dptheory.version import __version__
     out = {"dptheory": __version__, "commit": git_commit(),
            "python": platform.python_version()}
     for dist in ("numpy", "scipy", "sympy", "dp-accounting"):
@@ -91,7 +91,7 @@ def _with(path: Path, suffix: str) -> Path:
 def _row_label(v: Any, extra: str = "") -> str:
     """A verdict as a row label: the paper and the item's number, then the recipe's own
     part of its id (``"tran2022, Lemma 3 [sens-n]"``)."""
-    from dptheory.plotting import item_label
+    from dptheory.registry import item_label
     tail = v.id.split(":", 1)[1] if ":" in v.id else ""
     for prefix in ("audit-quick-", "audit-full-"):      # said by the figure's title
         tail = tail.removeprefix(prefix)
@@ -213,7 +213,7 @@ def rate_fig(recipe: Any, verdict: Any, pooled: dict) -> Any:
         if all(t is not None and t > 0 and math.isfinite(t) for t in trivial):
             ax.plot(xs, trivial, ":", color="0.4", label="trivial range (largest possible)")
         exp = verdict.evidence.get("expected_tail", verdict.evidence.get("expected_slope"))
-        title = f"{P.item_label(recipe.item)}: {verdict.verdict}"
+        title = f"{registry.item_label(recipe.item)}: {verdict.verdict}"
         if isinstance(exp, (int, float)):
             title += f" (claimed exponent {exp:.2f})"
         ax.set_xscale("log")
@@ -334,9 +334,9 @@ def regime_figures(figdir: Path, svg: bool = False) -> list[tuple[str, str]]:
         except ValueError:
             continue
         stem = figdir / f"regime__{a}__{b}"
-        regime_map_figure(grid, (a, b), str(_with(stem, ".png")))
+        regime_map_figure(grid, (registry.item_label(a), registry.item_label(b)), str(_with(stem, ".png")))
         if svg:
-            regime_map_figure(grid, (a, b), str(_with(stem, ".svg")))
+            regime_map_figure(grid, (registry.item_label(a), registry.item_label(b)), str(_with(stem, ".svg")))
         out.append((f"{a} vs {b}", _with(stem, ".png").name))
     return out
 

@@ -169,11 +169,14 @@ def test_no_public_plot_switches_backend(small_sweep, tmp_path, monkeypatch):
     from dptheory.symbolic.symbols import S
     from dptheory.verify import report
 
+    # resolve the default backend first: in a fresh process (an xdist worker) the first
+    # get_backend() resolves matplotlib's lazy default through switch_backend itself
+    backend = matplotlib.get_backend()
+
     def refuse(*args, **kwargs):
         raise AssertionError(f"backend switched: {args}")
     monkeypatch.setattr(matplotlib, "use", refuse)
     monkeypatch.setattr(plt, "switch_backend", refuse)
-    backend = matplotlib.get_backend()
     small_sweep.plot()
     dptheory.compare("tran2022.thm9", "tran2022.thm6", at={"d": 100, "eps": 1}).plot()
     dptheory.compare("tran2022.thm9", "tran2022.thm6", at={"eps": 1}).plot(y="d")

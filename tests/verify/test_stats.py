@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dptheory.verify.stats import clopper_pearson, loglog_slope, mean_ci
+from dptheory.stats import clopper_pearson, loglog_slope, mean_ci
 
 
 @pytest.mark.parametrize("confidence", [0.8, 0.95, 0.99])
