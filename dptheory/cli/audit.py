@@ -15,7 +15,8 @@ the audit had the power to see a violation, ``inconclusive`` otherwise.
 
 ``--selftest`` plants known bugs (noise below the calibration, clipping removed, add/remove
 sensitivity under a replace-one relation) in the module that provides the audit recipes
-(its ``selftest()``) and exits 0 only when every bug is detected and the correct algorithm
+(its ``selftest()``), and audits a plug-in DP-SGD written to the plug-in contract with two
+bugs (noise 0.6 x the claim's, sensitivity C where replace-one needs 2C; no event declared), and exits 0 only when every bug is detected and the correct algorithm
 is not flagged (exit 1 otherwise).
 """
 
@@ -155,9 +156,9 @@ def _text_audit(d: dict[str, Any]) -> str:
 
 
 def _text_selftest(rows: list[dict[str, Any]], ok: bool) -> str:
-    lines = [f"{'planted bug':12s} {'eps_lower':>9s} {'claimed':>8s} {'detected':>8s}  description"]
+    lines = [f"{'planted bug':16s} {'eps_lower':>9s} {'claimed':>8s} {'detected':>8s}  description"]
     for r in rows:
-        lines.append(f"{r['bug']:12s} {r['epsilon_lower']:9.3f} {r['epsilon_claimed']:8.3g} "
+        lines.append(f"{r['bug']:16s} {r['epsilon_lower']:9.3f} {r['epsilon_claimed']:8.3g} "
                      f"{str(r['detected']):>8s}  {r['description']}")
     lines.append("self-test " + ("passed: every planted bug detected, the correct algorithm not "
                                  "flagged" if ok else "FAILED"))
