@@ -176,7 +176,8 @@ def cmd_audit(args: argparse.Namespace) -> tuple[Any, str]:
         rows = run_selftest(runs=args.runs, seed=args.seed)
         ok = all(r["ok"] for r in rows)
         data = {"selftest": rows, "all_detected": all(r["detected"] for r in rows
-                                                      if r["bug"] != "control"), "ok": ok}
+                                                      if not r["bug"].endswith("control")),
+                "ok": ok}
         text = _text_selftest(rows, ok)
         if not ok:
             emit(render_json(data) if args.json else text)
