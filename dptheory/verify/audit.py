@@ -370,6 +370,17 @@ def _interval_text(result: dict[str, Any]) -> str:
     return f"; the noise used has true eps in [{lo:.3g}, {up:.3g}] (two-sided accountant)"
 
 
+def _constant_text(result: dict[str, Any]) -> str:
+    """What the audit tests when the paper leaves the noise constant open (an existence
+    claim: "there is a constant c2 such that ..."): dptheory's choice, not the paper."""
+    c = result.get("open_constants") or {}
+    if not c:
+        return ""
+    vals = ", ".join(f"{k} = {v:.4g}" for k, v in c.items())
+    return (f"; tests dptheory's choice {vals}, not a claim of the paper (the paper leaves "
+            "the constant open)")
+
+
 def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
                 method: str = "bonferroni", twin: dict[str, Any] | None = None) -> CheckResult:
     """Verdict of a pooled audit (see the module docstring).
@@ -393,11 +404,11 @@ def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
                 "threshold": lb["threshold"], "orientation": lb["orientation"],
                 "tpr": lb["tpr"], "fpr": lb["fpr"], "method": lb["method"],
                 "confidence": confidence, "ideal_power": pw}
-    for k in ("algorithm", "calibration", "canary", "data_dependent_params",
+    for k in ("algorithm", "calibration", "canary", "data_dependent_params", "open_constants", "adversary",
               "epsilon_lower_certified", "epsilon_upper_certified", "interval_method"):
         if k in result:
             evidence[k] = result[k]
-    interval = _interval_text(result)
+    interval = _interval_text(result) + _constant_text(result)
     leaks = result.get("data_dependent_params") or []
     if e > claimed:
         why = (f"; parameters that differ between the neighbouring datasets: {', '.join(leaks)}"
@@ -415,7 +426,10 @@ def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
     reasons = []
     if pw["factor"] > POWER_FACTOR:
         reasons.append(_power_statement(pw, lb["delta"]) + f" > {POWER_FACTOR:g} x the claim")
-    if twin is not None:
+    if twin is None:
+        # the ideal release's power is not this algorithm's: no caught twin, no support
+        reasons.append("power unknown: no twin (the audit was not run on a planted twin)")
+    else:
         tlb = epsilon_lower_bound(twin["scores_in"], twin["scores_out"], twin["delta"],
                                   confidence=confidence, method=method)["epsilon_lower"]
         t_iv = _interval_text(twin)

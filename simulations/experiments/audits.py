@@ -190,6 +190,10 @@ def audit_cell(cell: dict[str, Any]) -> dict[str, Any]:
     s_in = (np.asarray(r_in.w) - w0) @ u
     s_out = (np.asarray(r_out.w) - w0) @ u
     same = _close(r_in.privacy, r_out.privacy)
+    # a noise constant the paper leaves open (zhang2021 eq. (4), yang2022 Lemma 3.1: "for
+    # some absolute constant c2"): the audit tests dptheory's choice of it
+    open_c = {k: float(r_out.params[k]) for k in OPEN_CONSTANTS.get(cell["algorithm"], ())
+              if _num(r_out.params.get(k)) is not None}
     hyper = differing_params(r_in.params, r_out.params)
     return {"scores_in": [float(v) for v in s_in], "scores_out": [float(v) for v in s_out],
             "epsilon_claimed": eps, "epsilon_tight": float(priv["tight"]["epsilon"]),
@@ -206,6 +210,8 @@ def audit_cell(cell: dict[str, Any]) -> dict[str, Any]:
             # hyperparameters (step sizes, ...) that differ between the neighbours: a leak the
             # privacy accounting does not see
             "data_dependent_params": hyper,
+            "open_constants": open_c if cal != "twin" else {},
+            "adversary": ADVERSARY,
             "canary": {"x_in": [float(v) for v in can["x_in"]], "y_in": can["y_in"],
                        "x_out": [float(v) for v in can["x_out"]], "y_out": can["y_out"],
                        "influence": can["influence"], "candidates": can["candidates"]}}
@@ -317,6 +323,16 @@ def _close(a: dict, b: dict) -> bool:
 
 
 # ------------------------------------------------------------------------ recipes
+#: algorithms whose paper states its privacy noise up to an absolute constant it does not
+#: give (an existence claim): run parameter names of the constant dptheory chooses
+OPEN_CONSTANTS = {**{a: ("c2",) for a in (
+    "zhang2021.alg1", "zhang2021.alg2", "zhang2021.dpages", "zhang2021.dpsgd-const",
+    "zhang2021.dpsgd-c-t", "zhang2021.dpsgd-c-sqrt-t", "zhang2021.dpsgdm-const",
+    "zhang2021.dpsgdem-const")}, "yang2022.alg1": ("c2",), "yang2022.dpsgd": ("c2",)}
+#: what the membership adversary of :func:`audit_cell` sees
+ADVERSARY = ("the final iterate only, projected on the canary's gradient direction "
+             "(replace-one canary pair, start point w0 = 0)")
+
 QUICK_RUNS, QUICK_BLOCK = 8000, 8000
 FULL_RUNS, FULL_BLOCK = 16384, 4096
 PILOT_RUNS = 0             # > 0: score along a discriminant direction fitted on pilot runs
