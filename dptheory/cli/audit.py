@@ -147,7 +147,11 @@ def _text_audit(d: dict[str, Any]) -> str:
         f"delta = {d['delta']:g})",
         f"  epsilon lower bound (95%): {d['epsilon_lower']:.4g}",
         f"  claimed epsilon:           {d['epsilon_claimed']:.4g}",
-        f"  true epsilon of the noise: [{num(lo)}, {num(up)}] (two-sided accountant)",
+        (f"  true epsilon of the noise: [{num(lo)}, {num(up)}] (two-sided accountant)"
+         if d.get("calibration") != "plug-in" else
+         f"  declared mechanism:        eps in [{num(lo)}, {num(up)}] (two-sided accountant), "
+         f"mu = {num(d.get('mu_declared'))}\n"
+         f"  Gaussian-DP mu (95%):      >= {num(d.get('mu_lower'))} (releases)"),
         f"  power: {d.get('power') or 'not reached'}",
         f"  verdict: {d['verdict']}" + ("  (FINDING: the claim is false)"
                                         if d["verdict"] == "refuted" else ""),

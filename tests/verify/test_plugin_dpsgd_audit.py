@@ -9,8 +9,8 @@ The true eps of each version comes from the exact Gaussian curve computed here w
 delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), mu = sqrt(T) x 2C / std.
 
 The correct version is audited here on 20 seeds with its event declared (about 1 s each) and
-on 2 seeds without (about 40 s each: its twin is only caught at the 10^6-run stage);
-``benchmarks/bench_plugin_audit.py`` runs the 20 seeds without an event (about 15 min).
+on 2 seeds without (about 10 s of CPU each: its twin is only caught at the 10^6-run stage);
+``benchmarks/bench_plugin_audit.py`` runs the 20 seeds without an event (about 3.5 min of CPU).
 """
 
 from __future__ import annotations
