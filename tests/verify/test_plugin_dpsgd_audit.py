@@ -119,7 +119,7 @@ def test_a_plugin_without_noise_scale_is_never_supported(plugin, capsys):
                             lambda runs, seed, first: run(runs, seed, first), event=c.event)
 
     alg.privacy_claim = privacy_claim
-    d = _audit(capsys, "mypkg.dpsgd")
+    d = _audit(capsys, "mypkg.dpsgd", "--runs", "8000")
     assert d["verdict"] == "inconclusive"
     assert d["power"].startswith("power unknown: no twin")
     assert d["twin"] is None
