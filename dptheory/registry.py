@@ -167,16 +167,59 @@ def objective_registries() -> tuple[Any, ...]:
 
 @functools.lru_cache(maxsize=None)
 def algorithms() -> dict[str, Any]:
-    """Every registered algorithm by id (modules in ``dptheory.algorithms`` expose ALGORITHMS)."""
+    """Every registered algorithm by id (modules in ``dptheory.algorithms`` expose ALGORITHMS).
+
+    A plug-in module that fails to load, has no ``ALGORITHMS`` or lists an object without a
+    string ``id`` is left out and named in :func:`broken_algorithm_plugins` (one line each),
+    so that one broken third-party package does not break every command."""
     out: dict[str, Any] = {}
+    broken: list[str] = []
     for ep in _entry_points(ALGORITHMS_GROUP):
-        module = ep.load()
-        registry = module.ALGORITHMS
-        for alg in (registry.values() if isinstance(registry, dict) else registry):
+        try:
+            module = ep.load()
+            registry = module.ALGORITHMS
+            algs = list(registry.values() if isinstance(registry, dict) else registry)
+            bad = [a for a in algs if not isinstance(getattr(a, "id", None), str)]
+            if bad:
+                raise TypeError(f"{type(bad[0]).__name__} object has no string id")
+        except Exception as exc:      # a third-party module: any error is its own
+            broken.append(f"plug-in {ep.name} ({ep.value}) ignored: "
+                          f"{type(exc).__name__}: {exc}".splitlines()[0])
+            continue
+        for alg in algs:
             if alg.id in out:
                 raise RuntimeError(f"duplicate algorithm id {alg.id}")
             out[alg.id] = alg
+    _BROKEN[:] = broken
     return out
+
+
+_BROKEN: list[str] = []
+
+
+def broken_algorithm_plugins() -> list[str]:
+    """One line per algorithm plug-in that :func:`algorithms` left out, and why."""
+    algorithms()
+    return list(_BROKEN)
+
+
+def algorithm_summary(alg: Any) -> dict[str, Any]:
+    """The row of ``dptheory algorithms`` for ``alg``: its ``summary()`` when it has one
+    (optional for a plug-in), else built from ``id``, ``title`` (or the privacy claim's
+    description), ``theorem``, ``baseline`` and ``private``. A ``summary()`` that fails
+    gives a row whose ``error`` names the failure."""
+    base = {"id": alg.id, "title": str(getattr(alg, "title", "") or ""),
+            "baseline": bool(getattr(alg, "baseline", False)),
+            "theorem": str(getattr(alg, "theorem", "") or ""),
+            "private": bool(getattr(alg, "private", True))}
+    fn = getattr(alg, "summary", None)
+    if not callable(fn):
+        return base
+    try:
+        row = dict(fn())
+    except Exception as exc:          # a third-party method: any error is its own
+        return {**base, "error": f"summary() failed: {type(exc).__name__}: {exc}"}
+    return {**base, **row}
 
 
 def algorithm(alg_id: str) -> Any:

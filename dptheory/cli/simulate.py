@@ -53,10 +53,14 @@ def register(sub: Any) -> None:
 def cmd_algorithms(args: argparse.Namespace) -> tuple[Any, str]:
     """Handler of ``dptheory algorithms``: every registered algorithm simulator."""
     algs = registry.algorithms()
-    rows = [a.summary() for a in algs.values()]
+    rows = [registry.algorithm_summary(a) for a in algs.values()]
     width = max((len(r["id"]) for r in rows), default=10)
     text = "\n".join(f"{r['id']:<{width}}  {'baseline ' if r['baseline'] else ''}{r['title']}"
-                     f"  [{r['theorem'] or '-'}]" for r in rows)
+                     f"  [{r['theorem'] or '-'}]" + (f"  ({r['error']})" if "error" in r else "")
+                     for r in rows)
+    broken = registry.broken_algorithm_plugins()
+    if broken:
+        text += "\n" + "\n".join(broken)
     return rows, text + f"\n\n{len(rows)} algorithms"
 
 

@@ -64,7 +64,8 @@ from dptheory.verify.verdict import CheckResult
 __all__ = ["clopper_pearson", "cp_lower", "cp_upper", "epsilon_lower_bound", "one_run_audit",
            "one_run_p_value", "audit_power", "audit_check", "audit_summary", "evaluate_recipe",
            "experiment_recipes", "POWER_FACTOR", "PrivacyClaim", "privacy_claim_of",
-           "audit_plugin"]
+           "audit_plugin", "gdp_lower_bound", "gdp_epsilon", "gdp_mu", "declared_mu",
+           "twin_scale"]
 
 METHODS = ("bonferroni", "split")
 #: an audit supports a claim only if it detects (at 95 %) a release this many times above it:
@@ -369,6 +370,17 @@ def _interval_text(result: dict[str, Any]) -> str:
     return f"; the noise used has true eps in [{lo:.3g}, {up:.3g}] (two-sided accountant)"
 
 
+def _constant_text(result: dict[str, Any]) -> str:
+    """What the audit tests when the paper leaves the noise constant open (an existence
+    claim: "there is a constant c2 such that ..."): dptheory's choice, not the paper."""
+    c = result.get("open_constants") or {}
+    if not c:
+        return ""
+    vals = ", ".join(f"{k} = {v:.4g}" for k, v in c.items())
+    return (f"; tests dptheory's choice {vals}, not a claim of the paper (the paper leaves "
+            "the constant open)")
+
+
 def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
                 method: str = "bonferroni", twin: dict[str, Any] | None = None) -> CheckResult:
     """Verdict of a pooled audit (see the module docstring).
@@ -392,11 +404,11 @@ def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
                 "threshold": lb["threshold"], "orientation": lb["orientation"],
                 "tpr": lb["tpr"], "fpr": lb["fpr"], "method": lb["method"],
                 "confidence": confidence, "ideal_power": pw}
-    for k in ("algorithm", "calibration", "canary", "data_dependent_params",
+    for k in ("algorithm", "calibration", "canary", "data_dependent_params", "open_constants", "adversary",
               "epsilon_lower_certified", "epsilon_upper_certified", "interval_method"):
         if k in result:
             evidence[k] = result[k]
-    interval = _interval_text(result)
+    interval = _interval_text(result) + _constant_text(result)
     leaks = result.get("data_dependent_params") or []
     if e > claimed:
         why = (f"; parameters that differ between the neighbouring datasets: {', '.join(leaks)}"
@@ -414,7 +426,10 @@ def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
     reasons = []
     if pw["factor"] > POWER_FACTOR:
         reasons.append(_power_statement(pw, lb["delta"]) + f" > {POWER_FACTOR:g} x the claim")
-    if twin is not None:
+    if twin is None:
+        # the ideal release's power is not this algorithm's: no caught twin, no support
+        reasons.append("power unknown: no twin (the audit was not run on a planted twin)")
+    else:
         tlb = epsilon_lower_bound(twin["scores_in"], twin["scores_out"], twin["delta"],
                                   confidence=confidence, method=method)["epsilon_lower"]
         t_iv = _interval_text(twin)
@@ -505,9 +520,113 @@ def _strict(x: Any) -> Any:
     return x
 
 
+# --------------------------------------------------------------------------- Gaussian DP
+def gdp_lower_bound(scores_in: Sequence[float], scores_out: Sequence[float], *,
+                    confidence: float = 0.95, max_thresholds: int = 64) -> dict[str, Any]:
+    """A ``confidence`` lower bound on the Gaussian-DP parameter mu of the release.
+
+    f-DP (Dong, Roth and Su 2022): a mechanism is mu-GDP when every test of D_in against
+    D_out has FNR >= G_mu(FPR) = Phi(Phi^-1(1 - FPR) - mu). So for every threshold test
+
+        mu >= Phi^-1(1 - FPR) - Phi^-1(FNR),
+
+    and with Clopper-Pearson upper bounds on FPR and FNR (Bonferroni over the 2 orientations
+    x K thresholds x 2 rates, as in :func:`epsilon_lower_bound`) the maximum over thresholds
+    is a valid lower bound on the smallest mu for which the release is mu-GDP, whatever the
+    distribution of the scores (Nasr et al. 2023, "Tight auditing of differentially private
+    machine learning", Sec. 4, fit the Gaussian trade-off curve through such points).
+
+    The bound says "the release is not mu'-GDP for any mu' < mu_lower". It says nothing about
+    (eps, delta)-DP unless the release is a Gaussian mechanism (then its eps at delta is the
+    GDP curve's, :func:`gdp_epsilon`); a declared Gaussian mechanism is mu-GDP exactly, so a
+    lower bound above the declared mu refutes the declaration whatever the distribution.
+    """
+    s_in = _scores("scores_in", scores_in)
+    s_out = _scores("scores_out", scores_out)
+    confidence = _unit("confidence", confidence)
+    t = _thresholds(np.concatenate([s_in, s_out]), int(max_thresholds))
+    k_in, k_out = _rates(s_in, s_out, t)
+    a = (1 - confidence) / (4 * t.size)
+    n_in, n_out = s_in.size, s_out.size
+    # in-high: reject "out" when score >= t: FPR = P_out(>= t), FNR = P_in(< t)
+    fpr_hi, fnr_hi = cp_upper(k_out, n_out, a), cp_upper(n_in - k_in, n_in, a)
+    # in-low: reject "out" when score < t: FPR = P_out(< t), FNR = P_in(>= t)
+    fpr2_hi, fnr2_hi = cp_upper(n_out - k_out, n_out, a), cp_upper(k_in, n_in, a)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = np.stack([stats.norm.ppf(1 - fpr_hi) - stats.norm.ppf(fnr_hi),
+                      stats.norm.ppf(1 - fpr2_hi) - stats.norm.ppf(fnr2_hi)])
+    b = np.where(np.isfinite(b), b, -np.inf)
+    o, j = np.unravel_index(int(np.argmax(b)), b.shape)
+    mu = float(b[o, j])
+    # the point estimate at the same threshold (for the report, not a bound)
+    fpr = (k_out[j] if o == 0 else n_out - k_out[j]) / n_out
+    fnr = (n_in - k_in[j] if o == 0 else k_in[j]) / n_in
+    with np.errstate(divide="ignore", invalid="ignore"):
+        est = float(stats.norm.ppf(1 - fpr) - stats.norm.ppf(fnr))
+    return {"mu_lower": max(mu, 0.0) if np.isfinite(mu) else 0.0,
+            "mu_estimate": est if np.isfinite(est) else None, "threshold": float(t[j]),
+            "orientation": _ORIENT[2 * o], "fpr": float(fpr), "fnr": float(fnr),
+            "n_in": n_in, "n_out": n_out, "confidence": confidence,
+            "thresholds_tried": int(t.size)}
+
+
+def gdp_epsilon(mu: float, delta: float) -> float:
+    """eps at ``delta`` of a mu-GDP mechanism (the Gaussian mechanism with sigma = 1/mu:
+    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), Balle and Wang 2018)."""
+    from dptheory.privacy.gaussian import gaussian_epsilon
+    return 0.0 if mu <= 0 else gaussian_epsilon(delta, sigma=1.0 / mu)
+
+
+def gdp_mu(epsilon: float, delta: float) -> float:
+    """The mu whose Gaussian mechanism has exactly ``epsilon`` at ``delta`` (inverse of
+    :func:`gdp_epsilon`)."""
+    from scipy import optimize
+    lo, hi = 1e-6, 1.0
+    while gdp_epsilon(hi, delta) < epsilon:
+        hi *= 2.0
+    return float(optimize.brentq(lambda m: gdp_epsilon(m, delta) - epsilon, lo, hi,
+                                 xtol=1e-12))
+
+
+def declared_mu(event: Any) -> float | None:
+    """The GDP parameter of a declared mechanism made of Gaussian events only (no
+    subsampling): mu = sqrt(sum 1/sigma_i^2), exact by GDP composition (Dong, Roth and Su
+    2022, Cor. 3.3); None when the event samples (its trade-off curve is not Gaussian)."""
+    from dptheory.privacy.events import (ComposedEvent, GaussianEvent, SelfComposedEvent)
+
+    def sq(e: Any) -> float | None:
+        if isinstance(e, GaussianEvent):
+            return 1.0 / float(e.noise_multiplier) ** 2
+        if isinstance(e, SelfComposedEvent):
+            v = sq(e.event)
+            return None if v is None else int(e.count) * v
+        if isinstance(e, ComposedEvent):
+            vs = [sq(x) for x in e.events]
+            return None if any(v is None for v in vs) else float(sum(vs))
+        return None
+
+    v = sq(event)
+    return None if v is None else math.sqrt(v)
+
+
 # --------------------------------------------------------------------------- plug-ins
-PLUGIN_RUNS = 8000          # runs per neighbouring dataset of a plug-in audit
-PLUGIN_PILOT = 1000         # pilot runs per side that fit the scoring direction
+#: runs per neighbouring dataset of a plug-in audit, in stages: the next stage runs only
+#: when the previous one decided nothing; each stage's refuting tests are at level
+#: 0.05 / (stages x tests) (union bound over stages and the refuting statistics), so the
+#: verdict stays a valid 95 % statement whichever stage ends it
+PLUGIN_STAGES = (8000, 64000, 256000, 1000000)
+PLUGIN_RUNS = PLUGIN_STAGES[0]
+PLUGIN_PILOT = 1000         # least pilot runs per side that fit the scoring direction
+PLUGIN_CHUNK = 65536        # runs asked of run_pair at once (bounds the memory)
+#: a plug-in's claim is supported only if the audit catches the planted twin, the same code
+#: with its noise scaled so that (if its release is Gaussian) its eps is this multiple of the
+#: claim: below the commonest bugs (0.6 x the noise: 1.78 x eps at eps = 2, delta = 1e-5; a
+#: replace-one sensitivity taken for add/remove: 2.2 x)
+PLUGIN_POWER_FACTOR = 1.5
+#: relative slack when a certified accountant end is compared with the claim: a claim
+#: calibrated exactly is equal to its accountant's value up to rounding
+REL_TOL = 1e-6
+NO_TWIN = "power unknown: no twin (run_pair takes no noise_scale argument)"
 
 
 @dataclass(frozen=True)
@@ -518,22 +637,31 @@ class PrivacyClaim:
     ----------
     epsilon, delta : the claimed (epsilon, delta)-DP guarantee.
     relation : "add-remove" or "replace-one", the neighbouring relation of the claim.
-    run_pair : ``run_pair(runs, seed, first_replicate) -> (released_in, released_out)``:
-        ``runs`` independent runs of the algorithm on two neighbouring datasets (the
-        plug-in chooses them, ideally its worst case), each an array of shape (runs, k) of
-        what the algorithm releases. Replicate ``first_replicate + i`` must depend only on
-        (seed, first_replicate + i), so that pilot and scored runs are independent.
+    run_pair : ``run_pair(runs, seed, first_replicate, noise_scale=1.0) -> (released_in,
+        released_out)``: ``runs`` independent runs of the algorithm on two neighbouring
+        datasets (the plug-in chooses them, ideally its worst case), each an array of shape
+        (runs, k) of everything the algorithm releases. Replicate ``first_replicate + i``
+        must depend only on (seed, first_replicate + i), so that pilot and scored runs are
+        independent. ``noise_scale`` multiplies the standard deviation of every noise the
+        algorithm adds: the audit runs a *planted twin* at ``noise_scale < 1`` (the same code,
+        less private) and supports the claim only if it catches the twin. A ``run_pair``
+        without this argument still works, but its audit can never be ``supported`` (the
+        verdict says "power unknown: no twin").
     event : optional, the mechanism as privacy events (:mod:`dptheory.privacy.events`,
-        noise multipliers relative to the relation's sensitivity): its two-sided epsilon
-        is computed, and a certified lower end above ``epsilon`` refutes the claim.
+        noise multipliers relative to the relation's sensitivity). A declaration is a claim
+        to test, not evidence: its two-sided epsilon is computed (a certified lower end
+        above ``epsilon`` refutes the claim), and, when it is made of Gaussian events, the
+        releases are tested against it (the code's certified Gaussian-DP mu must not exceed
+        the declared one).
     attained : whether the event's sensitivities are attained by some pair of datasets
         (False: only the accountant's upper end is certified).
+    description : free text shown in ``dptheory algorithms``.
     """
 
     epsilon: float
     delta: float
     relation: str
-    run_pair: Callable[[int, int, int], tuple[Any, Any]]
+    run_pair: Callable[..., tuple[Any, Any]]
     event: Any = None
     attained: bool = True
     description: str = ""
@@ -549,6 +677,16 @@ class PrivacyClaim:
         if not callable(self.run_pair):
             raise ValueError("privacy_claim run_pair must be callable")
 
+    @property
+    def scalable(self) -> bool:
+        """Whether ``run_pair`` takes the ``noise_scale`` argument (a twin can be planted)."""
+        import inspect
+        try:
+            ps = inspect.signature(self.run_pair).parameters
+        except (TypeError, ValueError):
+            return False
+        return "noise_scale" in ps or any(p.kind == p.VAR_KEYWORD for p in ps.values())
+
 
 def privacy_claim_of(alg: Any) -> PrivacyClaim | None:
     """The claim a registered algorithm declares (attribute or method ``privacy_claim``)."""
@@ -562,8 +700,10 @@ def privacy_claim_of(alg: Any) -> PrivacyClaim | None:
     return claim
 
 
-def _releases(claim: PrivacyClaim, runs: int, seed: int, first: int) -> tuple[np.ndarray, ...]:
-    a, b = claim.run_pair(int(runs), int(seed), int(first))
+def _releases(claim: PrivacyClaim, runs: int, seed: int, first: int,
+              scale: float = 1.0) -> tuple[np.ndarray, ...]:
+    kw = {} if scale == 1.0 else {"noise_scale": float(scale)}
+    a, b = claim.run_pair(int(runs), int(seed), int(first), **kw)
     out = []
     for name, x in (("released_in", a), ("released_out", b)):
         x = np.asarray(x, dtype=np.float64)
@@ -575,8 +715,21 @@ def _releases(claim: PrivacyClaim, runs: int, seed: int, first: int) -> tuple[np
     return tuple(out)
 
 
+def _scored(claim: PrivacyClaim, u: np.ndarray, runs: int, seed: int,
+            scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """Scores along ``u`` of replicates 0..runs-1, asked of run_pair in chunks."""
+    s_in, s_out = [], []
+    for first in range(0, runs, PLUGIN_CHUNK):
+        r_in, r_out = _releases(claim, min(PLUGIN_CHUNK, runs - first), seed, first, scale)
+        s_in.append(r_in @ u)
+        s_out.append(r_out @ u)
+    return np.concatenate(s_in), np.concatenate(s_out)
+
+
 def _discriminant(p_in: np.ndarray, p_out: np.ndarray) -> np.ndarray:
-    """Sigma^-1 (mean_in - mean_out) from pilot releases (ridge-regularised)."""
+    """Sigma^-1 (mean_in - mean_out) from pilot releases (ridge-regularised): the
+    likelihood-ratio (Neyman-Pearson) direction when the release is Gaussian with a
+    covariance the canary does not change, as for Gaussian noise on released iterates."""
     diff = p_in.mean(axis=0) - p_out.mean(axis=0)
     cov = np.atleast_2d(0.5 * (np.cov(p_in, rowvar=False) + np.cov(p_out, rowvar=False)))
     ridge = 1e-6 * (np.trace(cov) / cov.shape[0] + 1e-300)
@@ -585,49 +738,182 @@ def _discriminant(p_in: np.ndarray, p_out: np.ndarray) -> np.ndarray:
     return v / nv if np.isfinite(nv) and nv > 0 else np.eye(p_in.shape[1])[0]
 
 
-def audit_plugin(alg: Any, *, runs: int = PLUGIN_RUNS, seed: int = 0,
-                 pilot: int = PLUGIN_PILOT, confidence: float = 0.95) -> dict[str, Any]:
-    """Audit a plug-in algorithm from its :class:`PrivacyClaim`: the two-sided accountant on
-    its declared events, and a membership audit of its releases (scored along a linear
-    discriminant fitted on separate pilot runs). Returns the JSON summary of
-    ``dptheory audit``; the verdict is ``refuted`` when either certified lower bound (the
-    accountant's lower end or the audit's) exceeds the claim."""
+def _plugin_stage(claim: PrivacyClaim, runs: int, seed: int, pilot: int, scale: float,
+                  confidence: float) -> dict[str, Any]:
+    """Both certified statistics of one audit of the releases at ``noise_scale = scale``."""
+    # pilot runs on replicates of their own, so the direction is independent of the scores
+    u = _discriminant(*_releases(claim, pilot, seed, 2 * 10 ** 9, scale))
+    s_in, s_out = _scored(claim, u, runs, seed, scale)
+    lb = epsilon_lower_bound(s_in, s_out, claim.delta, confidence=confidence)
+    g = gdp_lower_bound(s_in, s_out, confidence=confidence)
+    sd = math.sqrt(0.5 * (s_in.var() + s_out.var()))
+    shift = abs(float(s_in.mean() - s_out.mean())) / sd if sd > 0 else math.inf
+    return {"noise_scale": scale, "runs": runs, "pilot": pilot,
+            "epsilon_lower": lb["epsilon_lower"], "epsilon_bound": lb,
+            "mu_lower": g["mu_lower"], "gdp_bound": g,
+            # the shift of the scores over their spread: mu if the release is Gaussian (used
+            # only to place the twin, never for a verdict)
+            "mu_gaussian_fit": shift,
+            "epsilon_if_gaussian": gdp_epsilon(g["mu_lower"], claim.delta)}
+
+
+def twin_scale(mu_fit: float, epsilon: float, delta: float,
+               factor: float = PLUGIN_POWER_FACTOR) -> float:
+    """Noise scale of the planted twin: a Gaussian release whose mu is ``mu_fit``, run with
+    its noise multiplied by this, has ``factor`` x ``epsilon`` at ``delta``
+    (mu scales as 1 / noise; clipped to [1e-3, 1e3])."""
+    target = gdp_mu(factor * epsilon, delta)
+    return float(np.clip(mu_fit / target, 1e-3, 1e3)) if math.isfinite(mu_fit) else 1e-3
+
+
+def audit_plugin(alg: Any, *, runs: int | None = None, seed: int = 0,
+                 pilot: int | None = None, confidence: float = 0.95) -> dict[str, Any]:
+    """Audit a plug-in algorithm from its :class:`PrivacyClaim`.
+
+    Each stage (``PLUGIN_STAGES`` runs per side, or ``runs`` alone) scores the releases
+    along a linear discriminant fitted on separate pilot runs (the likelihood ratio of a
+    Gaussian release) and computes two certified statistics:
+
+    * ``epsilon_lower`` (:func:`epsilon_lower_bound`): a lower bound on the code's eps on
+      the plug-in's neighbouring pair, valid whatever the release's distribution; above the
+      claim it refutes the claim;
+    * ``mu_lower`` (:func:`gdp_lower_bound`): a lower bound on the code's Gaussian-DP mu,
+      valid whatever the distribution. When the claim declares Gaussian events (mu_decl,
+      :func:`declared_mu`), ``mu_lower > mu_decl`` refutes the declaration (the code is not
+      the mechanism declared); the claim is then refuted (severity privacy) when the
+      Gaussian release the code was declared to be has, at mu_lower, eps above the claim:
+      that eps is conditional on the release being Gaussian, as declared, and the verdict
+      says so; the declaration's falsity is not conditional.
+
+    The refuting tests are each at level ``(1 - confidence) / (stages x tests)`` (union
+    bound). The declared events also get the two-sided accountant (a certified lower end
+    above the claim refutes it).
+
+    The planted twin is the same code at ``noise_scale`` chosen so that, if the release is
+    Gaussian with the mu fitted on this stage's scores, the twin's eps is
+    ``PLUGIN_POWER_FACTOR`` x the claim (:func:`twin_scale`). The claim is ``supported``
+    only when nothing refutes it, the declaration (if any) is within the claim and the
+    twin is caught by the statistic that tests the code (the declaration test for a
+    Gaussian declaration, else the eps bound). Without a ``noise_scale`` argument the
+    verdict is at best ``inconclusive`` ("power unknown: no twin"). The next stage runs
+    while the verdict is undecided. Returns the JSON summary of ``dptheory audit``.
+    """
     claim = privacy_claim_of(alg)
     if claim is None:
         raise ValueError(f"algorithm {getattr(alg, 'id', alg)!r} declares no privacy_claim")
-    # pilot runs on replicates of their own, so the direction is independent of the scores
-    u = _discriminant(*_releases(claim, pilot, seed, 2 * 10 ** 9))
-    r_in, r_out = _releases(claim, runs, seed, 0)
-    result = {"scores_in": r_in @ u, "scores_out": r_out @ u, "epsilon_claimed": claim.epsilon,
-              "delta": claim.delta, "algorithm": getattr(alg, "id", str(alg)),
-              "calibration": "plug-in"}
+    confidence = _unit("confidence", confidence)
+    stages = tuple(PLUGIN_STAGES) if runs is None else (int(runs),)
+    for n in stages:
+        if n < 10:
+            raise ValueError(f"runs must be an integer >= 10, got {n}")
     iv = None
     if claim.event is not None:
         from dptheory.privacy.tight import epsilon_interval
         iv = epsilon_interval(claim.event, claim.delta, relation=claim.relation,
                               attained=claim.attained)
-        result.update({"epsilon_lower_certified": iv.lower, "epsilon_upper_certified": iv.upper,
-                       "interval_method": iv.method})
-    out = audit_summary(result, confidence=confidence)
-    out.update({"relation": claim.relation, "pilot": pilot, "seed": seed})
-    pw = out["evidence"]["ideal_power"]
-    audit_txt = (f"audit: eps >= {out['epsilon_lower']:.3g} (95%, {runs} + {runs} runs), "
-                 + _power_statement({**pw, "eps_detect": pw["eps_detect"] or math.inf},
-                                    claim.delta))
-    if iv is not None and iv.lower > claim.epsilon and out["verdict"] != "refuted":
-        out.update({"verdict": "refuted", "severity": "privacy",
-                    "summary": f"the two-sided accountant certifies true eps in [{iv.lower:.4g}, "
-                               f"{iv.upper:.4g}] > claimed eps = {claim.epsilon:g} "
-                               f"(delta = {claim.delta:g}); {audit_txt}"})
-    elif (iv is not None and iv.upper <= claim.epsilon and out["verdict"] == "inconclusive"):
-        out.update({"verdict": "supported",
-                    "summary": f"the two-sided accountant certifies true eps <= {iv.upper:.4g} "
-                               f"<= claimed eps = {claim.epsilon:g} for the declared mechanism; "
-                               f"{audit_txt}",
-                    "power": "certified upper end of the declared mechanism (a lower end above "
-                             "the claim would have refuted it); " + audit_txt})
-    out["accountant"] = None if iv is None else iv.as_dict()
-    return out
+    mu_decl = None if claim.event is None else declared_mu(claim.event)
+    tests = 1 if mu_decl is None else 2
+    level = 1 - (1 - confidence) / (tests * len(stages))
+    eps_c, tol = claim.epsilon, claim.epsilon * (1 + REL_TOL)
+    history: list[dict[str, Any]] = []
+    verdict, severity, summary, power, twin_scale_used = "inconclusive", None, "", None, None
+    for n in stages:
+        p = int(pilot) if pilot is not None else min(max(PLUGIN_PILOT, n // 8), 16000)
+        main = _plugin_stage(claim, n, seed, p, 1.0, level)
+        twin = None
+        if claim.scalable:
+            twin_scale_used = twin_scale(main["mu_gaussian_fit"], eps_c, claim.delta)
+            twin = _plugin_stage(claim, n, seed + 1, p, twin_scale_used, level)
+        history.append({"main": main, "twin": twin})
+        df = (f"distribution-free: eps >= {main['epsilon_lower']:.3g}, Gaussian-DP mu >= "
+              f"{main['mu_lower']:.3g} ({n} + {n} runs, each test at level "
+              f"{1 - level:.2g}: {confidence:.0%} overall)")
+        decl_false = mu_decl is not None and main["mu_lower"] > mu_decl
+        if main["epsilon_lower"] > eps_c:
+            verdict, severity = "refuted", "privacy"
+            summary = (f"the releases certify eps >= {main['epsilon_lower']:.3g} > claimed eps "
+                       f"= {eps_c:g} (distribution-free membership test, {n} + {n} runs)"
+                       + (f"; the code is not the declared mechanism either (mu >= "
+                          f"{main['mu_lower']:.3g} > declared {mu_decl:.3g})"
+                          if decl_false else ""))
+        elif decl_false and main["epsilon_if_gaussian"] > eps_c:
+            verdict, severity = "refuted", "privacy"
+            summary = (f"the code is not the declared mechanism: its releases certify "
+                       f"Gaussian-DP mu >= {main['mu_lower']:.3g} > declared mu = "
+                       f"{mu_decl:.3g} (whatever the distribution); a Gaussian release, as "
+                       f"declared, at that mu has eps = {main['epsilon_if_gaussian']:.3g} > "
+                       f"claimed eps = {eps_c:g} (conditional on the release being Gaussian); "
+                       f"{df}")
+        elif iv is not None and iv.lower > tol:
+            verdict, severity = "refuted", "privacy"
+            summary = (f"the declared mechanism itself has true eps in [{iv.lower:.4g}, "
+                       f"{iv.upper:.4g}] > claimed eps = {eps_c:g} (two-sided accountant on "
+                       f"the declaration); {df}")
+        if verdict == "refuted" or decl_false:
+            if verdict != "refuted":
+                summary = (f"the code is not the declared mechanism (Gaussian-DP mu >= "
+                           f"{main['mu_lower']:.3g} > declared {mu_decl:.3g}), but a Gaussian "
+                           f"release at that mu is within the claim (eps = "
+                           f"{main['epsilon_if_gaussian']:.3g}); {df}")
+            break
+        if twin is None:
+            summary = f"{NO_TWIN}; nothing refutes the claim: {df}"
+            continue
+        if mu_decl is not None:
+            caught = twin["mu_lower"] > mu_decl
+            how = (f"the declaration test (twin's mu >= {twin['mu_lower']:.3g} > declared "
+                   f"{mu_decl:.3g})")
+        else:
+            caught = twin["epsilon_lower"] > eps_c
+            how = f"the eps bound (twin's eps >= {twin['epsilon_lower']:.3g} > {eps_c:g})"
+        within = iv is None or iv.upper <= tol
+        twin_txt = (f"the planted twin (noise x {twin_scale_used:.3g}: eps = "
+                    f"{PLUGIN_POWER_FACTOR * eps_c:.3g} if the release is Gaussian with the "
+                    f"fitted mu = {main['mu_gaussian_fit']:.3g})")
+        if caught and within:
+            verdict = "supported"
+            if iv is not None and mu_decl is not None:
+                part = (f"the declared mechanism has eps <= {iv.upper:.4g} <= {eps_c:g} "
+                        f"(two-sided accountant) and the code is consistent with it "
+                        f"(mu >= {main['mu_lower']:.3g}, declared {mu_decl:.3g})")
+            elif iv is not None:
+                part = (f"the declared mechanism has eps <= {iv.upper:.4g} <= {eps_c:g} "
+                        "(two-sided accountant); the code's releases do not refute the claim")
+            else:
+                part = "the code's releases do not refute the claim"
+            summary = f"{part}; {df}"
+            power = f"{twin_txt} was caught by {how}, {n} + {n} runs"
+            break
+        summary = (f"nothing refutes the claim, but {twin_txt} was not caught (eps >= "
+                   f"{twin['epsilon_lower']:.3g}, mu >= {twin['mu_lower']:.3g})"
+                   + ("" if within else f"; the declared mechanism's eps <= {iv.upper:.4g} "
+                                        "exceeds the claim") + f"; {df}")
+    last, lt = history[-1]["main"], history[-1]["twin"]
+    out = {"algorithm": getattr(alg, "id", str(alg)), "calibration": "plug-in",
+           "epsilon_claimed": eps_c, "epsilon_lower": last["epsilon_lower"],
+           "mu_lower": last["mu_lower"], "mu_declared": mu_decl,
+           "epsilon_if_gaussian": last["epsilon_if_gaussian"],
+           "epsilon_tight": None if iv is None else iv.upper, "delta": claim.delta,
+           "runs": [last["runs"], last["runs"]],
+           "epsilon_interval": [None if iv is None else iv.lower,
+                                None if iv is None else iv.upper],
+           "eps_detect": None, "verdict": verdict, "severity": severity, "summary": summary,
+           "power": power or (NO_TWIN if not claim.scalable else None),
+           "twin": None if lt is None else {
+               "noise_scale": twin_scale_used, "epsilon_lower": lt["epsilon_lower"],
+               "mu_lower": lt["mu_lower"], "detected": verdict == "supported",
+               "power_factor": PLUGIN_POWER_FACTOR},
+           "relation": claim.relation, "pilot": last["pilot"], "seed": seed,
+           "stages": [{"runs": h["main"]["runs"], "epsilon_lower": h["main"]["epsilon_lower"],
+                       "mu_lower": h["main"]["mu_lower"],
+                       "mu_gaussian_fit": h["main"]["mu_gaussian_fit"],
+                       "twin_epsilon_lower": None if h["twin"] is None
+                       else h["twin"]["epsilon_lower"],
+                       "twin_mu_lower": None if h["twin"] is None else h["twin"]["mu_lower"]}
+                      for h in history],
+           "level_per_test": 1 - level,
+           "accountant": None if iv is None else iv.as_dict()}
+    return _strict(out)
 
 
 # --------------------------------------------------------------------------- discovery

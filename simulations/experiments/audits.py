@@ -190,6 +190,10 @@ def audit_cell(cell: dict[str, Any]) -> dict[str, Any]:
     s_in = (np.asarray(r_in.w) - w0) @ u
     s_out = (np.asarray(r_out.w) - w0) @ u
     same = _close(r_in.privacy, r_out.privacy)
+    # a noise constant the paper leaves open (zhang2021 eq. (4), yang2022 Lemma 3.1: "for
+    # some absolute constant c2"): the audit tests dptheory's choice of it
+    open_c = {k: float(r_out.params[k]) for k in OPEN_CONSTANTS.get(cell["algorithm"], ())
+              if _num(r_out.params.get(k)) is not None}
     hyper = differing_params(r_in.params, r_out.params)
     return {"scores_in": [float(v) for v in s_in], "scores_out": [float(v) for v in s_out],
             "epsilon_claimed": eps, "epsilon_tight": float(priv["tight"]["epsilon"]),
@@ -206,6 +210,8 @@ def audit_cell(cell: dict[str, Any]) -> dict[str, Any]:
             # hyperparameters (step sizes, ...) that differ between the neighbours: a leak the
             # privacy accounting does not see
             "data_dependent_params": hyper,
+            "open_constants": open_c if cal != "twin" else {},
+            "adversary": ADVERSARY,
             "canary": {"x_in": [float(v) for v in can["x_in"]], "y_in": can["y_in"],
                        "x_out": [float(v) for v in can["x_out"]], "y_out": can["y_out"],
                        "influence": can["influence"], "candidates": can["candidates"]}}
@@ -317,6 +323,16 @@ def _close(a: dict, b: dict) -> bool:
 
 
 # ------------------------------------------------------------------------ recipes
+#: algorithms whose paper states its privacy noise up to an absolute constant it does not
+#: give (an existence claim): run parameter names of the constant dptheory chooses
+OPEN_CONSTANTS = {**{a: ("c2",) for a in (
+    "zhang2021.alg1", "zhang2021.alg2", "zhang2021.dpages", "zhang2021.dpsgd-const",
+    "zhang2021.dpsgd-c-t", "zhang2021.dpsgd-c-sqrt-t", "zhang2021.dpsgdm-const",
+    "zhang2021.dpsgdem-const")}, "yang2022.alg1": ("c2",), "yang2022.dpsgd": ("c2",)}
+#: what the membership adversary of :func:`audit_cell` sees
+ADVERSARY = ("the final iterate only, projected on the canary's gradient direction "
+             "(replace-one canary pair, start point w0 = 0)")
+
 QUICK_RUNS, QUICK_BLOCK = 8000, 8000
 FULL_RUNS, FULL_BLOCK = 16384, 4096
 PILOT_RUNS = 0             # > 0: score along a discriminant direction fitted on pilot runs
@@ -390,8 +406,73 @@ def selftest_cells(runs: int = SELFTEST_RUNS, seed: int = 0) -> list[dict[str, A
     return cells
 
 
+class PluginDPSGD:
+    """A plug-in written to the contract of :class:`dptheory.verify.audit.PrivacyClaim`, for
+    the self-test: full-batch DP-SGD with per-record clipping at C = 1, T = 20 Gaussian
+    steps, every iterate released, replace-one neighbours, claim eps = 2, delta = 1e-5.
+
+    The loss is linear in w, so every record's clipped gradient is the same at every w (a
+    gradient canary, Nasr et al. 2023) and the canary pair (+-10^6 e1) differs by exactly 2C
+    at every step: the release is a Gaussian mechanism with mu = sqrt(T) 2C / std.
+    ``noise_factor`` multiplies the noise the claim needs (0.6: the first bug);
+    ``sensitivity`` is the sensitivity the noise is calibrated to (C instead of 2C: the
+    second bug); ``declare`` adds the intended event (noise for 2C) to the claim.
+    """
+
+    private = True
+    T, D, N, C, ETA, EPS, DELTA = 20, 2, 10, 1.0, 0.1, 2.0, 1e-5
+
+    def __init__(self, id_: str, noise_factor: float = 1.0, sensitivity: float = 2.0,
+                 declare: bool = False) -> None:
+        from dptheory.verify.audit import gdp_mu
+        self.id = id_
+        self.z = math.sqrt(self.T) / gdp_mu(self.EPS, self.DELTA)   # multiplier for (2, 1e-5)
+        self.std = noise_factor * self.z * sensitivity * self.C
+        self.declare = declare
+        self.x0 = np.random.default_rng(3).uniform(-5.0, 5.0, (self.N - 1, self.D))
+
+    def _run(self, canary: np.ndarray, runs: int, seed: int, first: int,
+             noise_scale: float) -> np.ndarray:
+        g = -np.vstack([self.x0, canary])                   # grad of -<w, x>
+        g = g * np.minimum(1.0, self.C / np.linalg.norm(g, axis=1, keepdims=True))
+        z = np.empty((runs, self.T, self.D))
+        for i in range(runs):                               # replicate i: (seed, first + i)
+            z[i] = np.random.default_rng([seed, first + i]).standard_normal((self.T, self.D))
+        steps = -self.ETA * (g.sum(axis=0) + self.std * noise_scale * z)
+        return np.cumsum(steps, axis=1).reshape(runs, self.T * self.D)
+
+    def privacy_claim(self) -> Any:
+        """The claim (eps = 2, delta = 1e-5, replace-one), with the intended event if
+        ``declare``."""
+        from dptheory.privacy import GaussianEvent, SelfComposedEvent
+        from dptheory.verify.audit import PrivacyClaim
+        e1 = np.array([1e6, 0.0])
+
+        def run_pair(runs: int, seed: int, first: int, noise_scale: float = 1.0):
+            return (self._run(e1, runs, seed, first, noise_scale),
+                    self._run(-e1, runs, seed, first + 10 ** 9, noise_scale))
+        event = SelfComposedEvent(GaussianEvent(self.z), self.T) if self.declare else None
+        return PrivacyClaim(self.EPS, self.DELTA, "replace-one", run_pair, event=event)
+
+
+#: the plug-in self-test: (name, description, plug-in); the control must not be flagged
+PLUGIN_BUGS = (
+    ("plugin:control", "plug-in DP-SGD, correct, intended event declared (must not be "
+     "flagged)", dict(declare=True)),
+    ("plugin:0.6x", "plug-in DP-SGD, noise 0.6 x what eps = 2 needs (true eps 3.56), no event",
+     dict(noise_factor=0.6)),
+    ("plugin:C-for-2C", "plug-in DP-SGD, noise for sensitivity C where replace-one needs 2C "
+     "(true eps 4.39), no event", dict(sensitivity=1.0)),
+)
+
+
 def selftest(runs: int = SELFTEST_RUNS, seed: int = 0) -> list[dict[str, Any]]:
-    """Run the planted-bug self-test: each bug must be detected, the control must not be."""
+    """Run the planted-bug self-test: each bug must be detected, the control must not be.
+
+    The built-in rows audit ``zhang2021.dpsgd-const`` with ``runs`` runs per side; the
+    plug-in rows (:data:`PLUGIN_BUGS`) audit :class:`PluginDPSGD` through
+    :func:`dptheory.verify.audit.audit_plugin` at its default stages (``runs`` does not
+    apply to them)."""
     from dptheory.verify.audit import audit_summary
     out = []
     for cell in selftest_cells(runs, seed):
@@ -405,4 +486,15 @@ def selftest(runs: int = SELFTEST_RUNS, seed: int = 0) -> list[dict[str, Any]]:
                     "epsilon_tight": s["epsilon_tight"], "delta": s["delta"], "runs": runs,
                     "verdict": s["verdict"], "detected": flagged,
                     "ok": flagged if bug else not flagged})
+    from dptheory.verify.audit import audit_plugin
+    for name, text, kw in PLUGIN_BUGS:
+        s = audit_plugin(PluginDPSGD(name, **kw), seed=seed)
+        flagged = s["verdict"] == "refuted"
+        control = name.endswith("control")
+        out.append({"bug": name, "description": text, "algorithm": name,
+                    "epsilon_claimed": s["epsilon_claimed"], "epsilon_lower": s["epsilon_lower"],
+                    "epsilon_tight": s["epsilon_tight"], "delta": s["delta"],
+                    "runs": s["runs"][0], "verdict": s["verdict"], "detected": flagged,
+                    # the control must be supported: not flagged, and its twin caught
+                    "ok": s["verdict"] == "supported" if control else flagged})
     return out

@@ -182,10 +182,11 @@ def test_supported_needs_power_and_a_detected_twin():
     null = {"scores_in": rng.normal(0, 1, 8000).tolist(),
             "scores_out": rng.normal(0, 1, 8000).tolist(),
             "epsilon_claimed": 1.0, "delta": 1e-3}
-    # 8000 runs: an ideal release at < 2x the claim is detected -> supported, power stated
-    ok = audit_check(null)
-    assert ok.verdict == "supported" and "detects at 95%" in ok.power["statement"]
-    assert ok.evidence["ideal_power"]["factor"] <= 2.0
+    # 8000 runs: an ideal release at < 2x the claim would be detected, but without a planted
+    # twin the power on this algorithm is unknown -> never supported (issue 21)
+    nt = audit_check(null)
+    assert nt.verdict == "inconclusive" and "power unknown: no twin" in nt.summary
+    assert nt.evidence["ideal_power"]["factor"] <= 2.0
     # the same null with only 1000 runs cannot see a 2x violation -> inconclusive
     few = audit_check({**null, "scores_in": null["scores_in"][:1000],
                        "scores_out": null["scores_out"][:1000]})
@@ -198,6 +199,7 @@ def test_supported_needs_power_and_a_detected_twin():
     seen = {**blind, "scores_in": rng.normal(1.6, 1, 8000).tolist()}
     ok2 = audit_check(null, twin=seen)
     assert ok2.verdict == "supported" and ok2.power["selftest"]["caught"]
+    assert "detects at 95%" in ok2.power["statement"]
 
 
 def test_inconclusive_says_when_no_valid_audit_could_refute():
