@@ -44,6 +44,9 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
         "display_name": "dptheory tests", "language": "python"}))
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
     monkeypatch.setenv("MPLBACKEND", "Agg")
+    # connection files and IPython's profile go to the test's folder, not the user's home
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
     # one last cell reports the kernel's interpreter, so the test sees which Python ran
     nb.cells.append(nbformat.v4.new_code_cell("import sys; print(sys.executable)"))
     run_dir = tmp_path / "run"
