@@ -28,6 +28,8 @@ def test_mkdocs_build_strict(tmp_path):
     # the API reference was generated, not left empty: documented objects are in the HTML
     sweeps = (site / "api" / "sweeps" / "index.html").read_text()
     assert "dptheory.sweeps.sweep" in sweeps and "SweepResult" in sweeps
+    # the docstrings' Sphinx roles are rendered as code, not left as ":func:" text
+    assert ":func:<code>" not in sweeps and ":class:<code>" not in sweeps
     base = (site / "api" / "algorithms-base" / "index.html").read_text()
     assert "RunResult" in base and "ReplicateStreams" in base
     for page in ("guide/verification", "guide/auditing", "tutorials"):
