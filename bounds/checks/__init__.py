@@ -12,7 +12,7 @@ import importlib
 from dptheory.verify import Check
 
 # One module per family of claims; each is independent of the others.
-MODULES = ("privacy_accounting", "privacy_tree", "claims")
+MODULES = ("privacy_accounting", "privacy_tree", "claims", "recall_corrected")
 
 
 def checks() -> list[Check]:
