@@ -12,7 +12,8 @@ import importlib
 from dptheory.verify import Check
 
 # One module per family of claims; each is independent of the others.
-MODULES = ("privacy_accounting", "privacy_tree", "claims", "recall_corrected")
+MODULES = ("privacy_accounting", "privacy_tree", "claims", "recall_corrected",
+           "recall_assumptions")
 
 
 def checks() -> list[Check]:
