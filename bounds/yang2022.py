@@ -591,6 +591,9 @@ add(_t("yang2022.propE.1", "notions of privacy via K_M", "proposition", "Proposi
                   "(iii) (eps,delta)-DP": K_al <= eps - sp.log(1 / delta) / (alpha_R - 1),
                   "(iv) zCDP": K_al <= rho_z * alpha_R,
                   "(v) tCDP": sp.And(K_al <= rho_z * alpha_R, alpha_R < omega)},
+       # the words "If and only if ... for some alpha" are printed (only the formulas are
+       # stripped): a refutation of that wording is a finding of the paper
+       printed_statement=True,
        notes="Printed wording 'If and only if' kept. (iii) is only sufficient: see "
              "yang2022.propE.1.corrected."))
 

@@ -12,7 +12,9 @@ import importlib
 from dptheory.verify import Check
 
 # One module per family of claims; each is independent of the others.
-MODULES = ("privacy_accounting", "privacy_tree", "claims")
+MODULES = ("privacy_accounting", "privacy_tree", "claims", "recall_corrected",
+           "recall_assumptions", "recall_probability", "recall_restatements",
+           "recall_lemma_hypotheses")
 
 
 def checks() -> list[Check]:

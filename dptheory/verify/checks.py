@@ -334,7 +334,7 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
                vacuous: Sequence[str | None] | None = None, confidence: float = 0.95,
                stable_tol: float = STABLE_TOL, planted_shift: float = PLANTED_SHIFT,
                window: int = WINDOW, n_boot: int = 2000, seed: int = 0, quantity: str = "mean",
-               severity: str = "rate", consequence: str = "",
+               severity: str = "rate", consequence: str = "", polylog: bool = True,
                _planted: bool = False) -> CheckResult:
     """The claim ``X(x) = O(x^e)`` (an upper bound), judged from a sweep of x.
 
@@ -347,7 +347,12 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
     expected : the claimed exponent e, or one per range (the local slope of the theorem's
         own bound between successive points).
     tolerance : slack for what a finite sweep cannot separate from the exponent (the
-        polylogs an O~ hides): a measured exponent within ``e + tolerance`` agrees.
+        polylogs an O~ hides): a refutation needs a measured exponent above ``e + tolerance``.
+    polylog : whether the claimed rate hides polylogarithmic factors in x (an O~, or a log
+        of x in the rate). Only then may a slope shown above ``e`` (lower limit ``> e``,
+        within the tolerance) be *supported*; without them such a slope is inconclusive (the
+        tolerance still protects refutations: a shallower slope is refuted only beyond
+        ``e + tolerance``).
     vacuous : per point, ``None`` or the reason the claim cannot bind there (the bound is
         above the trivial range, the start point already passes). Vacuous points are
         dropped; fewer than three live points leave nothing to judge.
@@ -359,7 +364,9 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
     slope ``s = s2`` is judged, with one-sided limits ``[lo, hi]``:
 
     * refuted — stable and ``lo > e + tolerance`` (a shallower decay, shown asymptotic);
-    * supported — stable, ``hi <= e + tolerance``, and a twin planted at exponent
+    * supported — stable, ``hi <= e + tolerance`` (and ``lo <= e`` when ``polylog`` is
+      false: no hidden polylog may absorb a slope shown above ``e``), and a twin planted at
+      exponent
       ``e + planted_shift`` (the samples at x multiplied by ``x^shift``, which moves every
       slope by exactly the shift) is refuted;
     * inconclusive — otherwise: pre-asymptotic (not stable), or too little power.
@@ -459,7 +466,8 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
     ev = _jsonable(ev)
     head = (f"{quantity}: slope {_g(s_tail)} (one-sided {c:.0%} limits [{_g(lo)}, "
             f"{_g(hi)}]) over x = {_g(xs_live[second[0]])}..{_g(xs_live[second[-1]])} vs "
-            f"claimed exponent {_g(e_tail)} (+{_g(tol)} for hidden polylogs)")
+            f"claimed exponent {_g(e_tail)} (refuted beyond +{_g(tol)}"
+            f"{', a hidden polylog allowed' if polylog else '; no polylog in the rate'})")
     if not stable:
         return CheckResult("inconclusive", f"{head}; pre-asymptotic: the slopes of the last two "
                            f"ranges, {_g(s1)} and {_g(s2)}, are not shown stable (difference in "
@@ -471,16 +479,22 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
                            claim="rate", severity=severity,
                            consequence=consequence or f"{quantity} does not reach the stated "
                            f"rate over the tested range")
+    ev["polylog_allowance"] = bool(polylog)
     if hi > e_tail + tol:
         return CheckResult("inconclusive", f"{head}: the interval straddles the claimed "
                            "exponent", ev, claim="rate")
+    if not polylog and lo > e_tail:
+        return CheckResult("inconclusive", f"{head}: shallower than the claimed exponent "
+                           f"(lower limit {_g(lo)} > {_g(e_tail)}) though within the tolerance; "
+                           "the claimed rate hides no polylogarithmic factor in x that could "
+                           "absorb it", ev, claim="rate")
     if _planted:
         return CheckResult("inconclusive", f"{head} (planted twin not refuted)", ev, claim="rate")
     shift = e_tail + planted_shift - s_tail
     twin_groups = [[g * float(xv) ** shift for g in gs] for xv, gs in zip(x, groups)]
     twin = rate_check(x, twin_groups, e_ranges.tolist(), tolerance=tol, vacuous=vac,
                       confidence=c, stable_tol=stable_tol, planted_shift=planted_shift,
-                      window=window,
+                      window=window, polylog=polylog,
                       n_boot=n_boot, seed=seed, quantity=quantity, _planted=True)
     caught = twin.verdict == "refuted"
     power = {"statement": f"refutes a tail exponent >= {_g(e_tail + ev['detectable_excess'])} "

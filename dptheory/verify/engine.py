@@ -147,6 +147,20 @@ def _pool(results: list[tuple[dict, dict]], r: Recipe, full: bool,
 
 
 # ------------------------------------------------------------------------------- judging
+def rate_hides_polylog(item_id: str, variable: str) -> bool:
+    """Whether the stated rate of ``item_id`` may hide polylogarithmic factors in the swept
+    ``variable``: an O~ rate, or a rate with a logarithm whose argument contains it. A slope
+    check may only support a slope above the rate's exponent (within its tolerance) when
+    this holds; the local slopes of an explicit bound carry their logs already."""
+    item = registry.items().get(item_id)
+    if item is None or item.rate is None:
+        return False
+    if item.rate_notation == "Otilde":
+        return True
+    import sympy as sp
+    return any(str(s) == variable for lg in item.rate.atoms(sp.log) for s in lg.free_symbols)
+
+
 def _grading(r: Recipe, result: CheckResult) -> CheckResult:
     """The recipe's severity, consequence and root cause on a refutation."""
     if result.verdict != "refuted":
@@ -259,7 +273,9 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
             lb, lx = np.log(bounds), np.log(xs)
             expected = list(np.diff(lb) / np.diff(lx))
             source = "the local slopes of the theorem's explicit bound over the sweep"
-        res = C.rate_check(xs, groups, expected, tolerance=r.tolerance, vacuous=vac, quantity=q)
+        polylog = r.expected_slope is not None and rate_hides_polylog(r.item, r.variable)
+        res = C.rate_check(xs, groups, expected, tolerance=r.tolerance, vacuous=vac, quantity=q,
+                           polylog=polylog)
         if res.verdict == "vacuous":
             res = res.replace(summary=res.summary + _crossing(r, pooled))
         ev = dict(res.evidence)

@@ -41,7 +41,7 @@ def provenance(item_id: str) -> str:
     return item.provenance
 
 __all__ = ["symbolic_results", "derivation_results", "hypothesis_results",
-           "dimension_results", "collect", "Note"]
+           "dimension_results", "collect", "raw_findings", "Note"]
 
 Note = dict  # {"id", "check", "verdict": "inconclusive", "summary", "evidence"}
 
@@ -203,6 +203,15 @@ def collect(only: list[str] | None = None, run_checks: bool = True
     """Findings of the catalog (derivations, hypotheses, dimensions and, with
     ``run_checks``, the property checks): ``(papers' findings merged by root cause,
     refutations of dptheory's own items, notes of undecided checks)``."""
+    raw, notes = raw_findings(only, run_checks)
+    paper, own = split_findings(raw)
+    return paper, own, notes
+
+
+def raw_findings(only: list[str] | None = None, run_checks: bool = True
+                 ) -> tuple[list[Finding], list[Note]]:
+    """Every refutation of the catalog, one per refuted check and before merging by root
+    cause, and the notes of undecided checks (what :func:`collect` merges)."""
     all_items = registry.items()
     if only:
         check_ids = {c.id for c in registry.checks()} if run_checks else set()
@@ -230,5 +239,4 @@ def collect(only: list[str] | None = None, run_checks: bool = True
                 notes.append({"id": check.item, "check": check.id, "verdict": res.verdict,
                               "summary": res.summary, "evidence": res.evidence,
                               "provenance": prov})
-    paper, own = split_findings(raw)
-    return paper, own, notes
+    return raw, notes

@@ -205,6 +205,11 @@ class Finding:
 _SYMBOLIC = frozenset({"dimensions", "hypotheses", "regime", "derivation"})
 
 
+def finding_label(f: Finding) -> str:
+    """``<item>:<check>`` of a refutation (its check id when the check names the item)."""
+    return f.check if f.check.startswith(f"{f.id}:") else f"{f.id}:{f.check}"
+
+
 def merge_findings(findings: list[Finding]) -> list[Finding]:
     """One finding per root cause: the most severe member stands for the others (``also``)."""
     groups: dict[str, list[Finding]] = {}
@@ -217,8 +222,10 @@ def merge_findings(findings: list[Finding]) -> list[Finding]:
                                                  f.check.rsplit(":", 1)[-1] in _SYMBOLIC,
                                                  f.id, f.check))
         head = members[0]
-        also = tuple(sorted({f"{f.id}:{f.check}" if not f.check.startswith(f.id) else f.check
-                             for f in members[1:]} | set(head.also)))
+        # every member listed once: the head by itself, the others in `also` (a repeated
+        # refutation of the head's own check is not listed again)
+        also = tuple(sorted(({finding_label(f) for f in members[1:]} | set(head.also))
+                            - {finding_label(head)}))
         from dataclasses import replace
         out.append(replace(head, also=also))
     return sorted(out, key=lambda f: (SEVERITY_RANK[f.severity], f.id, f.check))
@@ -237,4 +244,4 @@ def split_findings(findings: list[Finding]) -> tuple[list[Finding], list[Finding
 
 
 __all__ = ["VERDICTS", "SEVERITIES", "CLAIMS", "LEGACY", "CheckResult", "Check", "Finding",
-           "merge_findings", "OWN_PROVENANCE", "split_findings"]
+           "finding_label", "merge_findings", "OWN_PROVENANCE", "split_findings"]

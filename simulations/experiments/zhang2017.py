@@ -426,3 +426,19 @@ HYPERPARAMETERS: dict[tuple[str, str], tuple[str, str, str]] = {
     ("zhang2017.bst14", "D"): ("D = bound on ||w*|| certified on the data (reported only)",
                                "dptheory", "nothing released"),
 }
+
+
+# === constants far from 1
+# Lemma 3's sensitivity 5 L (mu + beta)/(n mu beta) mixes L, mu and beta; the quick recipe
+# runs at mu = 0.1 (beta ~ 0.35). The same search at mu = 4 (beta ~ 4.25, so mu/beta near 1
+# and 1/(mu beta) far below 1) and at mu = 1/4 decides whether the printed form holds where
+# these constants are far from their defaults.
+RECIPES += [
+    sensitivity_recipe(f"zhang2017.lemma3:gd-sensitivity-mu-{tag}", "zhang2017.lemma3",
+                       f"{MODULE}:gd_sensitivity", {"T": [10, 50]},
+                       {"case": "strongly-convex", "n": 50, "family": "logistic-ridge",
+                        "family_params": {"d": 5, "mu": mu}, **SEARCH_QUICK},
+                       {"T": [10, 100, 1000]}, "max ||w_T(S) - w_T(S')||",
+                       f"GD (eta = 1/(mu + beta)) on ridge logistic regression with mu = {mu} vs "
+                       "5 G (mu + beta)/(n mu beta) (constants far from 1).")
+    for tag, mu in (("quarter", 0.25), ("4", 4.0))]

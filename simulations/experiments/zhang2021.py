@@ -374,3 +374,19 @@ RECIPES += audit_recipes(AUDITS, AUDIT_CLAIMS)
 #: the check resolves zhang2021's parameters on :data:`RESOLUTION_FAMILY` instead
 HYPERPARAMETERS: dict[tuple[str, str], tuple[str, str, str]] = {}
 RESOLUTION_FAMILY = (_PL8, 8)
+
+
+# === constants far from 1
+# The minibatch sensitivity 2L/B carries the Lipschitz constant L; with the certified family
+# at its unit scale a bound that dropped L would pass unnoticed. The same check at loss
+# scales 1/4 and 4 (L, beta and mu scale with it) decides whether the printed formula holds
+# with L far from 1.
+RECIPES += [
+    sensitivity_recipe(f"zhang2021.thm3.1:minibatch-sensitivity-scale-{tag}", "zhang2021.thm3.1",
+                       f"{MODULE}:per_step_sensitivity", {"B": [4, 8]},
+                       {"kind": "minibatch", "n": 16, "family": "pl-nonconvex",
+                        "family_params": {"d": 32, "scale": scale}, **SEARCH_QUICK},
+                       {"B": [1, 2, 4, 8, 16]}, "||(1/B) sum_batch g - g'||",
+                       f"Averaged minibatch gradient sensitivity vs 2L/B at loss scale {scale} "
+                       "(constants far from 1: L scales with the loss).")
+    for tag, scale in (("quarter", 0.25), ("4", 4.0))]

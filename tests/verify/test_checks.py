@@ -263,3 +263,28 @@ def test_lower_bound_direction(around_one):
     _ok(bound_check(around_one, 0.5, direction="lower", trivial=0.6), "vacuous")
     with pytest.raises(ValueError, match="direction"):
         bound_check(around_one, 1.0, direction="both")
+
+
+def test_polylog_allowance_only_when_the_rate_hides_one():
+    """A slope shown shallower than the exponent, within the tolerance, is supported only
+    when the claimed rate hides a polylog in x (recall item 9)."""
+    # truth x^-0.5 (1/log x would add ~ +0.1 over this range; here the power itself is
+    # shallower): the claim x^-0.6 with tolerance 0.15 has lo > -0.6 but hi < -0.45
+    sweep = _sweep(lambda x: 3 * x ** -0.5, noise=0.01)
+    with_log = rate_check(XS, sweep, -0.6, tolerance=0.15, polylog=True)
+    without = rate_check(XS, sweep, -0.6, tolerance=0.15, polylog=False)
+    assert with_log.evidence["lower"] > -0.6
+    _ok(with_log, "supported")
+    _ok(without, "inconclusive")
+    assert "hides no polylogarithmic factor" in without.summary
+    # at the true exponent the interval reaches it: supported either way
+    _ok(rate_check(XS, sweep, -0.5, tolerance=0.15, polylog=False), "supported")
+    # a slope beyond the tolerance is refuted either way
+    _ok(rate_check(XS, sweep, -0.8, tolerance=0.15, polylog=False), "refuted")
+
+
+def test_engine_reads_the_polylog_from_the_items_rate():
+    from dptheory.verify.engine import rate_hides_polylog
+    assert rate_hides_polylog("zhang2017.thm3.eps", "n") is False     # O(n^-2/3): no log
+    assert rate_hides_polylog("tran2022.thm6", "n") is True           # O~
+    assert rate_hides_polylog("no.such_item", "n") is False
