@@ -175,7 +175,7 @@ def compute_routes(noise_multiplier: float, sample_rate: float, steps: int,
                                          steps=T, sampling=sampling, conversion=conv)
             rel = "add/remove" if sampling == "poisson" else "substitution"
             add(f"rdp/{sampling}/{conv}", e, d, f"exact subsampled RDP ({rel}), order {o:g}")
-    rho = T / (2 * S ** 2)
+    rho = T * (1.0 / S) ** 2 / 2.0          # not T / (2 S^2): S^2 overflows for S > 1e154
     add("zcdp/no-amplification", zcdp_to_dp(rho, d), d,
         "rho = T/(2 sigma^2), Bun-Steinke conversion (wang2020 Lemmas 3-5); ignores sampling")
 
@@ -192,8 +192,13 @@ def compute_routes(noise_multiplier: float, sample_rate: float, steps: int,
         add("advanced-composition/wang2020", None, d, "per-step eps is 0")
     # zhang2017: per step delta0 with T q delta0 = delta/2; Lemma 9 then Lemma 10 (printed and DR)
     d0z = d / (2 * T * q)
-    if d0z < 1:
-        e0 = gaussian_epsilon(d0z, sigma=S)
+    e0z = gaussian_epsilon(d0z, sigma=S) if d0z < 1 else 0.0
+    if d0z < 1 and e0z == 0:
+        for route in ("zhang2017-printed", "zhang2017-dwork-roth", "tight-amplification"):
+            add(f"advanced-composition/{route}", 0.0, d,
+                "per-step eps is 0 at delta0 = delta/(2Tq): the composition's eps is 0")
+    elif d0z < 1:
+        e0 = e0z
         ea, da = amplify_zhang2017(e0, d0z, q)
         if ea > 0:
             e, dt = zhang2017_strong_composition_printed(ea, T, d / 2, da)

@@ -307,6 +307,7 @@ def compose(parts: list[tuple[Pmf, int]], pessimistic: bool) -> Pmf:
     for pmf, count in parts:
         p, lo = pmf.probs, pmf.k0 * count
         if count > 1:
+            _check_cost(pmf, count)
             off, p = common.self_convolve(pmf.probs, count, TAIL_TRUNCATION)
             p = np.asarray(p)
             lo += off
@@ -322,6 +323,22 @@ def compose(parts: list[tuple[Pmf, int]], pessimistic: bool) -> Pmf:
     if pessimistic:
         inf = min(1.0, inf + noise)           # truncated and aliased mass: to infinity
     return Pmf(h, k0, probs, inf, noise)
+
+
+#: most grid points a composed PMF may have (complex FFT buffers of ~16 bytes a point)
+MAX_COMPOSED_POINTS = 1 << 25
+
+
+def _check_cost(pmf: Pmf, count: int) -> None:
+    """Refuse before any FFT a composition whose PMF would exceed MAX_COMPOSED_POINTS (its
+    support after dp-accounting's Chernoff truncation, estimated without composing)."""
+    from dp_accounting.pld import common
+    lo, hi = common.compute_self_convolve_bounds(pmf.probs, count, TAIL_TRUNCATION)
+    need = hi - lo + 1
+    if need > MAX_COMPOSED_POINTS:
+        raise ValueError(f"composing {count:g} steps needs about {need:.3g} grid points at "
+                         f"interval {pmf.h:g} (limit {MAX_COMPOSED_POINTS:g}); the privacy "
+                         f"loss spreads too far to be discretised")
 
 
 def _fft_noise(p: np.ndarray) -> float:

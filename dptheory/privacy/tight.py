@@ -447,8 +447,23 @@ def _exact_gaussian(sigma: float, delta: float) -> tuple[float, float]:
 
 def _gaussian_bound(parts: list[_Part], delta: float) -> tuple[float, float]:
     """Exact ends of the same composition without sampling: an upper bound on every model
-    here (subsampling never raises epsilon: Dong-Roth-Su 2022 Thm 4.2 / joint convexity)."""
-    return _exact_gaussian(_merged_sigma([(p.sigma, p.count) for p in parts]), delta)
+    here (subsampling never raises epsilon: Dong-Roth-Su 2022 Thm 4.2 / joint convexity);
+    (0, inf) when that epsilon is beyond the exact curve's solver (above 1e8)."""
+    try:
+        return _exact_gaussian(_merged_sigma([(p.sigma, p.count) for p in parts]), delta)
+    except ValueError:
+        return 0.0, math.inf
+
+
+def _check_resolvable(parts: list[_Part], relation: str, contributions: str,
+                      delta: float) -> None:
+    """Refuse at once a mechanism whose one-step privacy loss leaves float64's exp range:
+    its epsilon is finite but beyond what a discretised PLD resolves."""
+    top = _loss_extent(parts, relation, contributions)
+    if not top <= _MAX_LOSS:
+        raise _fail(parts, delta, f"one step's privacy loss reaches {top:.3g}, beyond the "
+                                  f"{_MAX_LOSS:g} a discretised PLD resolves in float64 "
+                                  f"(noise multiplier too small)")
 
 
 def _upper(parts: list[_Part], delta: float, relation: str, contributions: str,
@@ -501,6 +516,7 @@ def _interval_cached(event: Event, delta: float, relation: str | None,
         return EpsilonInterval(0.0, g_up, delta, rel, "none needed: the upper end is at "
                                "most one grid interval" if g_up > 0 else "exact: 0", how,
                                certified="both" if attained else "upper", model=model)
+    _check_resolvable(parts, rel, con, delta)
     h = _first_grid(parts, rel, con, max_points)
     upper, up_how, per_dir = _upper(parts, delta, rel, con, h)
     if g_up < upper:
@@ -585,6 +601,7 @@ def _upper_cached(event: Event, delta: float, relation: str | None,
     g_up = _gaussian_bound(parts, delta)[1]
     if g_up == 0.0 or _loss_extent(parts, rel, con) < UPPER_DISCRETIZATION:
         return g_up
+    _check_resolvable(parts, rel, con, delta)
     up = _upper(parts, delta, rel, con, _first_grid(parts, rel, con, MAX_POINTS))[0]
     return _round_out(0.0, min(up, g_up))[1]
 
