@@ -75,6 +75,8 @@ class Pair:
     # ---- the two mixtures: ((weight, mean), ...) and the shared outcome's mass
     def components(self) -> tuple[tuple[tuple[float, float], ...],
                                   tuple[tuple[float, float], ...], float]:
+        """P's and Q's Gaussian components ((weight, mean), ...) and the mass of the outcome
+        both share (loss 0; the separated pair's record not sampled)."""
         q = self.q
         if self.kind == "remove":
             return ((1 - q, 0.0), (q, 1.0)), ((1.0, 0.0),), 0.0
@@ -130,11 +132,13 @@ class Pair:
         return 0.5 * (lo + hi)
 
     def x_range(self) -> tuple[float, float]:
+        """Outcomes kept: every component's mean +- _Z standard deviations."""
         ps, qs, _ = self.components()
         means = [m for _, m in ps + qs]
         return min(means) - _Z * self.sigma, max(means) + _Z * self.sigma
 
     def loss_range(self) -> tuple[float, float]:
+        """Privacy losses at the ends of :meth:`x_range`."""
         a, b = self.x_range()
         lo, hi = self.loss(np.array([a, b]))
         return float(lo), float(hi)

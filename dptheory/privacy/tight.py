@@ -532,10 +532,13 @@ def _interval_cached(event: Event, delta: float, relation: str | None,
             h = max(h / 4.0, min_discretization)
             if _steps_points(parts, rel, con, h) > max_points:
                 break
+            gap = upper - lower
             u2, how2, _ = _upper(parts, delta, rel, con, h)
             if u2 < upper:
                 upper, up_how = u2, how2
             lower = max(lower, _pld_lower(parts, delta, rel, con, direction, h))
+            if upper - lower > 0.9 * gap:
+                break       # the gap is not discretisation (e.g. fixed-size: the pairs differ)
     except _NUMERIC as exc:
         raise _fail(parts, delta, f"{type(exc).__name__}: {exc}") from None
     lower = min(lower, upper)     # both certified: the lower end cannot exceed the upper
