@@ -80,8 +80,7 @@ from dptheory.privacy import pld as _pld
 from dptheory.privacy.conversions import eps_from_rdp_improved
 from dptheory.privacy.events import (ComposedEvent, Event, GaussianEvent, SampledEvent,
                                      SelfComposedEvent, rdp_of)
-from dptheory.privacy.gaussian import (_check_positive, _check_unit_open, gaussian_epsilon,
-                                       gaussian_log_delta)
+from dptheory.privacy.gaussian import _check_positive, _check_unit_open, gaussian_epsilon
 from dptheory.vocabulary import CONTRIBUTIONS, RELATIONS
 
 __all__ = ["RELATIONS", "CONTRIBUTIONS", "EpsilonInterval", "TightAccountingError",
@@ -425,22 +424,25 @@ def _validate(event: Event, delta: float, relation: str | None,
 
 
 def _exact_gaussian(sigma: float, delta: float) -> tuple[float, float]:
-    """[lower, upper] around the exact Gaussian epsilon: the root is moved outward until the
-    curve, evaluated in log space, is on the safe side of delta by a margin that covers its
-    evaluation error (so the lower end is never above the exact value, nor the upper below)."""
-    log_t = math.log(delta)
-
-    def log_d(e: float) -> float:
-        return float(gaussian_log_delta(e, sigma=sigma))
-
+    """[lower, upper] around the exact Gaussian epsilon: the float root is moved outward,
+    in steps of a few units in the last place, until the curve evaluated at 40 digits
+    (mpmath) is on the right side of delta, so the lower end is never above the exact value
+    nor the upper end below it."""
+    import mpmath as mp
     e = gaussian_epsilon(delta, sigma=sigma)
+
+    def over(x: float) -> bool:                   # delta(x) > delta at 40 digits
+        with mp.workdps(40):
+            s, d, t = mp.mpf(sigma), mp.mpf(delta), mp.mpf(x)
+            return mp.ncdf(1 / (2 * s) - t * s) - mp.e ** t * mp.ncdf(-1 / (2 * s) - t * s) > d
+
     lo, up, k = e, e, 0
-    while lo > 0 and not log_d(lo) >= log_t + 1e-12:
-        lo = max(lo - max(lo * 1e-12 * 2.0 ** k, 5e-324), 0.0)
+    while lo > 0 and not over(lo):
+        lo = max(lo - max(lo * 4e-16 * 4.0 ** k, 5e-324), 0.0)
         k += 1
     k = 0
-    while not log_d(up) <= log_t - 1e-12:
-        up = up + max(up * 1e-12 * 2.0 ** k, 1e-300 * 2.0 ** k)
+    while over(up):
+        up = up + max(up * 4e-16 * 4.0 ** k, 5e-324 * 4.0 ** k)
         k += 1
     return lo, up
 
