@@ -266,35 +266,22 @@ def _contract(v: list, w: list, h: float) -> tuple[list, list]:
     out_k: list = []
     out_m: list = []
     k = 0
-    M = D = 0.0           # open group: mass, deficit sum m (g - v) > 0; M == 0: none
+    M = D = 0.0           # open group: mass, deficit sum m (g - v) >= 0; M == 0: none
     for vi, mi in zip(v, w):
-        if mi <= 0.0:
-            continue
         while mi > 0.0:
-            if M == 0.0:
-                k = math.ceil(vi / h)
-                M, D = mi, mi * (k * h - vi)
-                mi = 0.0
-                if D <= 0.0:
-                    out_k.append(k)
-                    out_m.append(M)
-                    M = 0.0
-                break
+            if M == 0.0:                       # open a group at the grid point above vi
+                k, D = math.ceil(vi / h), 0.0
             e = vi - k * h
-            if e <= 0.0 or D >= mi * e:        # all of it joins the open group
-                M += mi
-                D -= mi * e
-                mi = 0.0
-                if D <= 0.0:
-                    out_k.append(k)
-                    out_m.append(M)
-                    M = 0.0
-                break
-            used = D / e                       # the share that brings the mean to k h
-            out_k.append(k)
-            out_m.append(M + used)
-            M = 0.0
-            mi -= used                         # the rest opens the next group
+            # an atom above the grid point pays off the deficit: only the share needed
+            partial = M > 0.0 and e > 0.0 and D < mi * e
+            take = D / e if partial else mi
+            M += take
+            D -= take * e
+            mi = mi - take if partial else 0.0
+            if partial or D <= 0.0:            # the group's mean is k h: close it
+                out_k.append(k)
+                out_m.append(M)
+                M = 0.0
     if M > 0.0:
         g = k * h - D / M                      # the open group's mean, rounded down
         out_k.append(math.floor(g / h))
