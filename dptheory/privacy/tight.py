@@ -451,10 +451,14 @@ def _gaussian_bound(parts: list[_Part], delta: float) -> tuple[float, float]:
     """Exact ends of the same composition without sampling: an upper bound on every model
     here (subsampling never raises epsilon: Dong-Roth-Su 2022 Thm 4.2 / joint convexity);
     (0, inf) when that epsilon is beyond the exact curve's solver (above 1e8)."""
+    sigma = _merged_sigma([(p.sigma, p.count) for p in parts])
     try:
-        return _exact_gaussian(_merged_sigma([(p.sigma, p.count) for p in parts]), delta)
+        e = gaussian_epsilon(delta, sigma=sigma)
     except ValueError:
         return 0.0, math.inf
+    if e == 0.0:                      # at the boundary the careful (40-digit) check decides
+        return _exact_gaussian(sigma, delta)
+    return 0.0, e * (1.0 + 1e-9)      # the float root is accurate to ~1e-15: a safe margin
 
 
 def _check_resolvable(parts: list[_Part], relation: str, contributions: str,
