@@ -10,6 +10,10 @@ DIRECTIONS = ("upper", "lower")
 #: Neighbouring relations of a sensitivity: replace one record (substitution), or add or
 #: remove one record.
 RELATIONS = ("replace-one", "add-remove")
+#: Where the records' contributions lie under replace-one with Poisson sampling: anywhere
+#: (only the distance between two records' contributions is bounded: the worst case), or
+#: within half the sensitivity of the absent record's (a centred ball, as DP-SGD clipping).
+CONTRIBUTIONS = ("any", "centred")
 #: Accountants of the privacy API and CLI: RDP with its conversion, or the two-sided
 #: (certified lower and upper) epsilon of dp-accounting's PLD.
 ACCOUNTANTS = ("rdp", "tight")
@@ -45,6 +49,6 @@ def quantity_of(measured: str) -> str:
     return _QUANTITY_OF.get(measured, measured)
 
 
-__all__ = ["KINDS", "PROVENANCE", "RATE_NOTATIONS", "DIRECTIONS", "RELATIONS", "ACCOUNTANTS",
+__all__ = ["KINDS", "PROVENANCE", "RATE_NOTATIONS", "DIRECTIONS", "RELATIONS", "CONTRIBUTIONS", "ACCOUNTANTS",
            "QUANTITIES",
            "quantity_of"]

@@ -14,7 +14,7 @@ from dptheory.errors import UsageError
 
 # The accountant (NumPy, SciPy, dp-accounting) loads inside the handlers, and the option
 # choices come from the plain constants of dptheory.vocabulary: `dptheory --help` stays fast.
-from dptheory.vocabulary import ACCOUNTANTS, RELATIONS
+from dptheory.vocabulary import ACCOUNTANTS, CONTRIBUTIONS, RELATIONS
 
 __all__ = ["register", "compute_routes"]
 
@@ -26,6 +26,23 @@ def _accountant(call: Any, options: str) -> Any:
     except ArithmeticError as exc:
         raise UsageError(f"the accountant cannot evaluate {options} ({exc}); use values "
                          "in a moderate range") from None
+
+
+def _down(x: float) -> str:
+    """``x`` to 6 significant digits, rounded towards -infinity (a lower end stays below)."""
+    return _directed(x, math.floor)
+
+
+def _up(x: float) -> str:
+    """``x`` to 6 significant digits, rounded towards +infinity (an upper end stays above)."""
+    return _directed(x, math.ceil)
+
+
+def _directed(x: float, rnd: Any) -> str:
+    if not math.isfinite(x) or x == 0:
+        return f"{x:g}"
+    e = math.floor(math.log10(abs(x))) - 5
+    return f"{rnd(x / 10.0 ** e) * 10.0 ** e:.6g}"
 
 
 def _check_tight_args(args: argparse.Namespace) -> None:
@@ -52,15 +69,20 @@ def _account(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         _check_tight_args(args)
         iv = _accountant(lambda: get_epsilon_interval(
             noise_multiplier=args.noise_multiplier, target_delta=args.delta, sample_rate=q,
-            steps=args.steps, sampling=args.sampling, relation=args.relation),
+            steps=args.steps, sampling=args.sampling, relation=args.relation,
+            contributions=args.contributions),
             f"--noise-multiplier {args.noise_multiplier:g} with --sample-rate {q:g}")
         data = {**iv.as_dict(), "noise_multiplier": args.noise_multiplier, "sample_rate": q,
                 "steps": args.steps, "sampling": args.sampling if q < 1 else "none",
                 "accountant": "tight"}
-        text = (f"{what}, {iv.relation}: true eps in [{iv.lower:.6g}, {iv.upper:.6g}] at "
+        # lower end rounded down, upper end up, at the printed precision
+        text = (f"{what}, {iv.relation}: true eps in [{_down(iv.lower)}, {_up(iv.upper)}] at "
                 f"delta={args.delta:g} (certified: {iv.certified})\n"
+                f"  model: {iv.model}\n"
                 f"  upper: {iv.upper_method}\n  lower: {iv.lower_method}")
         return data, text
+    if args.contributions is not None:
+        raise ValueError("--contributions belongs to the tight accountant; add --tight")
     if args.relation not in (None, "add-remove"):
         raise ValueError("--relation replace-one needs --tight (the RDP route accounts "
                          "Poisson sampling under add/remove and fixed-size under replace-one)")
@@ -153,7 +175,7 @@ def compute_routes(noise_multiplier: float, sample_rate: float, steps: int,
                                          steps=T, sampling=sampling, conversion=conv)
             rel = "add/remove" if sampling == "poisson" else "substitution"
             add(f"rdp/{sampling}/{conv}", e, d, f"exact subsampled RDP ({rel}), order {o:g}")
-    rho = T / (2 * S ** 2)
+    rho = T * (1.0 / S) ** 2 / 2.0          # not T / (2 S^2): S^2 overflows for S > 1e154
     add("zcdp/no-amplification", zcdp_to_dp(rho, d), d,
         "rho = T/(2 sigma^2), Bun-Steinke conversion (wang2020 Lemmas 3-5); ignores sampling")
 
@@ -170,8 +192,13 @@ def compute_routes(noise_multiplier: float, sample_rate: float, steps: int,
         add("advanced-composition/wang2020", None, d, "per-step eps is 0")
     # zhang2017: per step delta0 with T q delta0 = delta/2; Lemma 9 then Lemma 10 (printed and DR)
     d0z = d / (2 * T * q)
-    if d0z < 1:
-        e0 = gaussian_epsilon(d0z, sigma=S)
+    e0z = gaussian_epsilon(d0z, sigma=S) if d0z < 1 else 0.0
+    if d0z < 1 and e0z == 0:
+        for route in ("zhang2017-printed", "zhang2017-dwork-roth", "tight-amplification"):
+            add(f"advanced-composition/{route}", 0.0, d,
+                "per-step eps is 0 at delta0 = delta/(2Tq): the composition's eps is 0")
+    elif d0z < 1:
+        e0 = e0z
         ea, da = amplify_zhang2017(e0, d0z, q)
         if ea > 0:
             e, dt = zhang2017_strong_composition_printed(ea, T, d / 2, da)
@@ -229,6 +256,11 @@ def register(sub: Any) -> None:
     p.add_argument("--relation", choices=RELATIONS, default=None,
                    help="neighbouring relation (default: add-remove for Poisson, replace-one "
                         "for fixed-size); the noise multiplier is relative to its sensitivity")
+    p.add_argument("--contributions", choices=CONTRIBUTIONS, default=None,
+                   help="replace-one with Poisson sampling: 'any' (default: only the distance "
+                        "between two records' contributions is bounded; the worst case) or "
+                        "'centred' (contributions within half the sensitivity of the absent "
+                        "record's, as DP-SGD with clipping)")
 
     p = add_command(sub, "calibrate", _calibrate,
                     "smallest noise multiplier reaching a target (epsilon, delta)")

@@ -114,13 +114,16 @@ def get_epsilon_and_order(*, noise_multiplier: float, target_delta: float,
 def get_epsilon_interval(*, noise_multiplier: float, target_delta: float,
                          sample_rate: float = 1.0, steps: int | None = None,
                          epochs: float | None = None, sampling: str = "poisson",
-                         relation: str | None = None, rtol: float = 0.01) -> EpsilonInterval:
+                         relation: str | None = None, rtol: float = 0.01,
+                         contributions: str | None = None) -> EpsilonInterval:
     """Certified ``[eps_lower, eps_upper]`` of ``steps`` compositions of the sampled
     Gaussian at ``target_delta`` (:func:`dptheory.privacy.tight.epsilon_interval`).
 
     ``relation``: "add-remove" or "replace-one" (default: replace-one for fixed-size
     sampling, add-remove for Poisson); the noise multiplier is relative to that relation's
-    sensitivity.
+    sensitivity. ``contributions`` (replace-one with Poisson sampling): "any" (default, the
+    worst case over where the contributions lie) or "centred" (within half the sensitivity
+    of the absent record's, as DP-SGD with clipping); the interval's ``model`` states it.
     """
     _check_positive("noise_multiplier", noise_multiplier)
     _check_unit_open("target_delta", target_delta)
@@ -128,7 +131,8 @@ def get_epsilon_interval(*, noise_multiplier: float, target_delta: float,
     _validate("tight", sampling, "improved")
     T = resolve_steps(sample_rate, steps, epochs)
     return epsilon_interval(schedule_event(noise_multiplier, sample_rate, T, sampling),
-                            target_delta, relation=relation, rtol=rtol)
+                            target_delta, relation=relation, rtol=rtol,
+                            contributions=contributions)
 
 
 def get_epsilon(**kwargs) -> float:

@@ -86,7 +86,9 @@ def eps_from_rdp(orders: Sequence[float], rdp: Sequence[float], delta: float,
 
 def zcdp_to_dp(rho: float, delta: float) -> float:
     """eps = rho + 2 sqrt(rho log(1/delta)) (Bun & Steinke 2016 Prop. 1.3; wang2020 Lemma 3)."""
-    rho = _check_positive("rho", rho)
+    rho = float(rho)
+    if not (math.isfinite(rho) and rho >= 0):      # rho = 0: no privacy loss at all, eps = 0
+        raise ValueError(f"rho must be a finite number >= 0, got {rho!r}")
     delta = _check_unit_open("delta", delta)
     return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
 

@@ -348,7 +348,7 @@ def test_resolve_steps():
     (lambda: rdp_fixed_size_gaussian(2, q=0.1, sigma=-1.0), "sigma must be"),
     (lambda: eps_from_rdp([2], [1.0], 1e-5, "nope"), "conversion must be"),
     (lambda: eps_from_rdp([2, 3], [1.0], 1e-5), "equal length"),
-    (lambda: zcdp_to_dp(0.0, 1e-5), "rho must be"),
+    (lambda: zcdp_to_dp(-1.0, 1e-5), "rho must be"),
     (lambda: advanced_composition_dwork_roth(0.1, 2.5, 1e-5), "T must be an integer"),
     (lambda: amplify_wang2020(0.1, 1e-5, 0.0), "gamma must be"),
     (lambda: get_noise_multiplier(target_epsilon=1.0, target_delta=1e-5, sample_rate=0.1),

@@ -112,17 +112,60 @@ def test_agrees_with_dp_accounting_pld_at_published_settings(q, sigma, T, delta)
                        steps=T) >= iv.upper
 
 
-def test_replace_one_poisson_against_dp_accounting():
-    # dp-accounting's REPLACE_ONE has contributions within +-1 (a change of 2); ours is
-    # relative to the change, so our multiplier sigma is theirs / 2
+def test_replace_one_poisson_centred_against_dp_accounting():
+    # dp-accounting's REPLACE_ONE has contributions within +-1 of the absent record's (a
+    # change of 2): our "centred" model; ours is relative to the change, so our multiplier
+    # sigma is theirs / 2
     dpa = pytest.importorskip("dp_accounting")
     acc = dpa.pld.PLDAccountant(dpa.NeighboringRelation.REPLACE_ONE)
     acc.compose(dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(0.02, dpa.GaussianDpEvent(2.0)),
                                         500))
     iv = get_epsilon_interval(noise_multiplier=1.0, target_delta=1e-5, sample_rate=0.02,
-                              steps=500, relation="replace-one")
+                              steps=500, relation="replace-one", contributions="centred")
     assert iv.upper == pytest.approx(acc.get_epsilon(1e-5), rel=1e-3)
     assert iv.lower <= iv.upper
+    assert "centred" in iv.model and "replace-one" in iv.model
+
+
+def _separated_exact(sigma: float, q: float, T: int, delta: float) -> float:
+    """Poisson replace-one with contributions anywhere: the worst case is the record's
+    contribution far from the absent record's, so the observer sees whether it was sampled;
+    with K ~ Binomial(T, q) sampled steps the pair is the Gaussian of shift sqrt(K)/sigma:
+    delta(eps) = sum_k P(K = k) delta_Gauss(eps; sigma / sqrt(k)) (exact, Balle-Wang)."""
+    from scipy import stats
+    from dptheory.privacy import gaussian_delta
+    k = np.arange(1, T + 1)
+    w = stats.binom.pmf(k, T, q)
+    keep = w > 1e-40
+    k, w = k[keep], w[keep]
+
+    def f(e):
+        return math.fsum(wk * gaussian_delta(e, sigma=sigma / math.sqrt(kk))
+                         for kk, wk in zip(k, w)) - delta
+    return optimize.brentq(f, 0.0, 200.0, xtol=1e-13)
+
+
+@pytest.mark.parametrize("sigma,q,T", [(1.0, 0.01, 1000), (3.0, 0.1, 300), (0.8, 0.002, 5000)])
+def test_replace_one_poisson_any_contributions_is_the_separated_worst_case(sigma, q, T):
+    # the issue's reproduction: sigma = 1, q = 0.01, T = 1000 gave [1.186, 1.205] while the
+    # add/remove pair inside the documented convention has [1.81, 1.83]
+    ref = _separated_exact(sigma, q, T, 1e-5)
+    iv = get_epsilon_interval(noise_multiplier=sigma, target_delta=1e-5, sample_rate=q,
+                              steps=T, relation="replace-one")
+    assert iv.lower <= ref <= iv.upper
+    assert iv.upper - iv.lower <= 1e-3 * ref
+    assert "anywhere" in iv.model
+    add_remove = get_epsilon_interval(noise_multiplier=sigma, target_delta=1e-5, sample_rate=q,
+                                      steps=T)
+    assert add_remove.upper <= iv.lower          # the add/remove pair is inside the model
+
+
+def test_contributions_validation():
+    ev = SelfComposedEvent(SampledEvent(0.1, "poisson", GaussianEvent(1.0)), 3)
+    with pytest.raises(ValueError, match="contributions must be one of"):
+        epsilon_interval(ev, 1e-5, relation="replace-one", contributions="ball")
+    with pytest.raises(ValueError, match="belongs to relation='replace-one'"):
+        epsilon_interval(ev, 1e-5, contributions="centred")
 
 
 # ------------------------------------------------------------------ RDP is never tighter
@@ -149,17 +192,7 @@ def test_lower_end_never_exceeds_upper_end(q, sigma, T, sampling, delta):
 
 # ------------------------------------------------------------------ failures are errors
 def test_library_nan_is_an_error_not_a_number(monkeypatch):
-    class NaNPLD:
-        def compose(self, other):
-            return self
-
-        def self_compose(self, n):
-            return self
-
-        def get_epsilon_for_delta(self, delta):
-            return float("nan")
-
-    monkeypatch.setattr(tight, "_gaussian_pld", lambda *a, **k: NaNPLD())
+    monkeypatch.setattr(tight._pld, "epsilon_for_delta", lambda *a, **k: float("nan"))
     tight._interval_cached.cache_clear()
     tight._upper_cached.cache_clear()
     ev = SelfComposedEvent(SampledEvent(0.1, "poisson", GaussianEvent(0.9)), 7)
