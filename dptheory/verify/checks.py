@@ -504,7 +504,8 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
 def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequence[Any] | None = None,
               example: Any = None, rtol: float = 1e-9, atol: float = 0.0,
               min_reach: float = MIN_REACH, quantity: str = "sensitivity",
-              severity: str = "bound", consequence: str = "") -> CheckResult:
+              severity: str = "bound", consequence: str = "",
+              certified_sup: float | None = None, derivation: str = "") -> CheckResult:
     """The claim ``sup_z X(z) <= bound`` (a sensitivity, a worst case), judged from examples.
 
     ``measured``: the largest value found, or one value per example (Hypothesis cases,
@@ -516,6 +517,13 @@ def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequ
       a claimed bound below ``reach * bound`` would have been refuted (the planted claim);
     * inconclusive — the search stayed below ``min_reach`` of the bound (too weak to test
       it), or nothing was measured.
+
+    ``certified_sup`` (with its ``derivation``, a proof on the instance's certified
+    constants) is an upper bound ``U`` on the supremum itself. When ``U <= bound`` the claim
+    is proven on the instance: ``supported (loose: ...)`` with ``k = U / bound`` and the
+    fraction of ``U`` the search attained (``U`` is the supremum when that fraction is 1).
+    A search value above ``U`` contradicts the derivation: inconclusive, never supported.
+    When ``U > bound`` it decides nothing and the search rules above apply.
     """
     b = _number(bound, "bound")
     rt = _number(rtol, "rtol", allow_inf=False)
@@ -547,6 +555,34 @@ def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequ
                            f"({n})", ev, claim="sup-bound", severity=severity,
                            consequence=consequence or f"the printed {quantity} bound is false "
                            "for the example given")
+    if certified_sup is not None:
+        U = _number(certified_sup, "certified_sup", allow_inf=False)
+        if U < 0:
+            raise ValueError(f"certified_sup must be >= 0, got {U}")
+        if not derivation:
+            raise ValueError("certified_sup needs its derivation")
+        attained = worst / U if U > 0 else (1.0 if worst <= 0 else math.inf)
+        ev.update({"certified_sup": U, "derivation": derivation, "attained": attained,
+                   "loose_factor": U / b if b > 0 and math.isfinite(b) else None})
+        if worst > U + rt * abs(U) + at:
+            return CheckResult("inconclusive", f"{quantity}: {_g(worst)} found, above the "
+                               f"certified supremum {_g(U)}: its derivation does not hold on "
+                               f"this instance ({n})", ev, claim="sup-bound")
+        if U <= b + tol:
+            k = U / b if b > 0 else 0.0
+            what = (f"the supremum is {_g(k)} x the bound" if attained >= 1 - 1e-4 else
+                    f"the supremum is at most {_g(k)} x the bound; the search attains "
+                    f"{_g(attained)} of that")
+            power = {"statement": f"proven on the instance: sup <= {_g(U)} ({derivation}); "
+                                  f"the search attained {_g(worst)}, so a claimed bound below "
+                                  f"{_g(worst)} would have been refuted",
+                     "reach": reach, "attained": attained,
+                     "selftest": {"planted": f"bound {_g(worst / 2)} (half the largest found)",
+                                  "caught": bool(worst > worst / 2 + rt * abs(worst / 2) + at)}}
+            ev["power"] = power
+            return CheckResult("supported", f"{quantity}: supported (loose: {what}); largest "
+                               f"found {_g(worst)}, certified supremum {_g(U)}, bound {_g(b)} "
+                               f"({n})", ev, claim="sup-bound", power=power)
     if reach is None or reach < min_reach:
         return CheckResult("inconclusive", f"{quantity}: largest found {_g(worst)} is only "
                            f"{_g(reach)} of the bound {_g(b)} ({n}): the search is too weak to "

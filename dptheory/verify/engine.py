@@ -108,6 +108,14 @@ def _merge(blocks: list[dict[str, Any]]) -> dict[str, Any]:
         worst = max(blocks, key=lambda b: b.get("measured", -math.inf))
         merged["measured"] = worst["measured"]
         merged["worst"] = worst.get("worst")
+        if all("certified_sup" in b for b in blocks):
+            # each block certifies sup <= U_j on its own instance (bound b_j): judge the block
+            # of largest measured/b_j with the weakest certificate max_j U_j/b_j in its units
+            top = max(blocks, key=lambda b: b["measured"] / b["bound"])
+            k = max(b["certified_sup"] / b["bound"] for b in blocks)
+            merged.update({"measured": top["measured"], "worst": top.get("worst"),
+                           "bound": top["bound"], "certified_sup": k * top["bound"],
+                           "derivation": top["derivation"]})
     return merged
 
 
@@ -270,8 +278,9 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
         parts = {}
         for x in xs:
             p = pooled[x]
-            parts[f"{r.variable}={x}"] = C.sup_check(p["measured"], p["bound"],
-                                                     example=p.get("worst"), quantity=q)
+            parts[f"{r.variable}={x}"] = C.sup_check(
+                p["measured"], p["bound"], example=p.get("worst"), quantity=q,
+                certified_sup=p.get("certified_sup"), derivation=p.get("derivation", ""))
         return _grading(r, C.combine(parts))
     if r.check == "audit":
         from dptheory.verify.audit import evaluate_recipe

@@ -380,18 +380,22 @@ RECIPES: list[Recipe] = [
                    description="Non-private GD, eta = 1/beta, on ridge logistic with mu = 0.01 (convex, "
                                "smooth) from random starts: per replicate (F(w_T) - F*)/(2 beta ||w0 - "
                                "w_hat||^2/T) <= 1 (ratios, bound 1)."),
-    sensitivity_recipe("zhang2017.lemma2:gd-sensitivity", "zhang2017.lemma2", f"{MODULE}:gd_sensitivity", {"T": [10, 50]},
+    sensitivity_recipe("zhang2017.lemma2:gd-sensitivity", "zhang2017.lemma2", f"{MODULE}:gd_sensitivity_certified", {"T": [10, 50]},
                        {"case": "convex", "n": 50, "family": "logistic-ridge",
                         "family_params": {"d": 5, "mu": 0.0}, **SEARCH_QUICK},
                        {"T": [10, 100, 1000]}, "max ||w_T(S) - w_T(S')||",
                        "GD (eta = 1/beta, w_0 = 0) on logistic regression (mu = 0: convex, G = X everywhere); "
-                       "Hypothesis + Powell over the replaced record vs 3 G T eta / n."),
-    sensitivity_recipe("zhang2017.lemma3:gd-sensitivity", "zhang2017.lemma3", f"{MODULE}:gd_sensitivity", {"T": [10, 50]},
+                       "Hypothesis + Powell over the replaced record, and a canary in the linear region "
+                       "of the loss from a far common start, vs 3 G T eta / n; certified supremum "
+                       "2 G T eta / n (growth recursion)."),
+    sensitivity_recipe("zhang2017.lemma3:gd-sensitivity", "zhang2017.lemma3", f"{MODULE}:gd_sensitivity_certified", {"T": [10, 50]},
                        {"case": "strongly-convex", "n": 50, "family": "logistic-ridge",
                         "family_params": {"d": 5, "mu": 0.1}, **SEARCH_QUICK},
                        {"T": [10, 100, 1000]}, "max ||w_T(S) - w_T(S')||",
                        "GD (eta = 1/(mu + beta)) on ridge logistic regression vs 5 G (mu + beta)/(n mu beta); "
-                       "worst also reports max ||w_t|| against the printed ball 2D and the Lipschitz ball R."),
+                       "worst also reports max ||w_t|| against the printed ball 2D and the Lipschitz ball R; "
+                       "canary: antipodal records from w0 = 0; certified supremum from the growth "
+                       "recursion (2 X eta/n) sum (1 - eta mu)^k."),
 ]
 
 
@@ -426,3 +430,114 @@ HYPERPARAMETERS: dict[tuple[str, str], tuple[str, str, str]] = {
     ("zhang2017.bst14", "D"): ("D = bound on ||w*|| certified on the data (reported only)",
                                "dptheory", "nothing released"),
 }
+
+
+# ============================================================================ exact and worst-case checks
+# Issue 23, item 3: the GD sensitivity of Lemmas 2-3 with a constructive canary and a
+# certified supremum (:mod:`.supremum`), so the check decides instead of stopping at the
+# search's reach.
+_COS = math.sqrt(1 - (1 - 1e-6) ** 2)     # the canary's records are 1e-6 short of antipodal
+
+
+def _canary(obj: Any, data: Any, case: str) -> tuple[Any, np.ndarray, float, np.ndarray]:
+    """A neighbouring pair built to attain the growth recursion's supremum.
+
+    The other records keep S's first d - 2 coordinates (their gradients never see the last
+    two, so they move w and w' alike). Record 0 and its replacement have norm X = max ||x_i||
+    and label +1:
+
+    * convex (Lemma 2): x = X(c e_{d-2} + s e_{d-1}), x' = X(c e_{d-2} - s e_{d-1}) with
+      s = 1 - 1e-6, from the common start w0 = -M e_{d-2}, M X c = 40: both records sit in
+      the linear region of the logistic loss (sigma(40) = 1 - 4e-18) for the T steps, so each
+      step adds (eta/n) X ||x/X - x'/X|| = (eta/n) 2 s X to ||w - w'||; Delta_T = 2 s G T eta/n
+      up to 1e-15 relative, i.e. s of the certified supremum.
+    * strongly convex (Lemma 3): x = X e_{d-1} with labels +1 and -1 from w0 = 0 (the start
+      the proof's ball argument needs): the gradient difference starts at X, half the 2X the
+      recursion allows, and the check reports the fraction of the supremum attained.
+
+    Returns (data S, replacing record x', its label, start w0).
+    """
+    from dptheory_simulations.objectives import Dataset  # noqa: PLC0415
+    d = obj.d
+    if d < 3:
+        raise ValueError(f"the canary needs d >= 3, got d={d}")
+    X = float(data.max_norm)
+    Xc = np.array(data.X, dtype=float)
+    y = np.array(data.y, dtype=float)
+    w0 = np.zeros(d)
+    Xc[0] = 0.0
+    if case == "convex":
+        Xc[:, d - 2:] = 0.0
+        s = 1 - 1e-6
+        Xc[0, d - 2], Xc[0, d - 1] = X * _COS, X * s
+        xp = np.zeros(d)
+        xp[d - 2], xp[d - 1] = X * _COS, -X * s
+        w0[d - 2] = -40.0 / (X * _COS)
+        yp = 1.0
+    else:
+        Xc[:, d - 1] = 0.0
+        Xc[0, d - 1] = X
+        xp = Xc[0].copy()
+        yp = -1.0
+    y[0] = 1.0
+    return Dataset(Xc, y), xp, yp, w0
+
+
+def gd_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
+    """zhang2017 Lemmas 2-3 decided: the neighbour search of :func:`gd_sensitivity`, the
+    constructive canary of :func:`_canary`, and the certified supremum of the growth
+    recursion (:func:`.supremum.gd_growth_sup`) on the instance's constants.
+
+    Certified supremum (ridge logistic, f = softplus(-y<w, x>) + (mu/2)||w||^2): the ridge
+    terms of the replaced record cancel and ||softplus'(.) y x|| <= ||x|| <= X, so
+    ``g = 2X``; F_S is mu-strongly convex (convex for mu = 0) and (X^2/4 + mu)-smooth
+    everywhere, the step is Lemma 2's 1/beta or Lemma 3's 1/(mu + beta), so
+    ``sup Delta_T <= (2 X eta/n) sum_{k<T} (1 - eta mu)^k`` for every start and every
+    neighbour whose record stays in the ball ||x|| <= X (the search's space).
+    """
+    from .supremum import gd_growth_sup  # noqa: PLC0415
+    if cell.get("family", "logistic-ridge") != "logistic-ridge":
+        raise ValueError("the certified supremum is derived for family 'logistic-ridge' only, "
+                         f"got {cell.get('family')!r}")
+    case = cell["case"]
+    out = gd_sensitivity(cell)
+    best = out["worst"]
+    T, n = int(best["T"]), int(best["n"])
+    obj = get_objective("logistic-ridge", **cell.get("family_params", {}))
+    data = obj.make_data(n, sub_seed(cell, 0, 0))
+    Sc, xp, yp, w0 = _canary(obj, data, case)
+    Xp, ypv = replace_record(Sc, 0, xp, yp)
+    beta = certified(obj, Sc, Smooth, "beta")
+    mu = 0.0 if case == "convex" else certified(obj, Sc, StronglyConvex, "mu")
+    eta = 1 / beta if case == "convex" else 1 / (mu + beta)
+    wS, _ = gd_final(obj, Sc.X, Sc.y, T, eta, w0)
+    wSp, _ = gd_final(obj, Xp, ypv, T, eta, w0)
+    canary = float(np.linalg.norm(wS - wSp))
+    G = lipschitz(obj, Sc)
+    X = float(Sc.max_norm)
+    if case == "convex":
+        bound = evaluate_item("zhang2017.lemma2", "gd", G=G, T=T, beta=beta, n=n)
+    else:
+        bound = evaluate_item("zhang2017.lemma3", "gd", G=G, beta=beta, mu=mu, n=n)
+    U = gd_growth_sup(2 * X, eta, n, T, mu=mu, beta=beta)
+    # the search's instance: same X, beta, mu (its records stay in the ball ||x|| <= X)
+    U_search = gd_growth_sup(2 * X, best["eta"], n, T, mu=best["mu"], beta=best["beta"])
+    derivation = ("growth recursion Delta_{t+1} <= (1 - eta mu) Delta_t + 2 X eta/n (GD map of "
+                  "the mu-strongly convex, beta-smooth F_S is (1 - eta mu)-Lipschitz for eta <= "
+                  "2/(mu + beta), nonexpansive when mu = 0 and eta <= 2/beta; the replaced "
+                  "record's logistic gradients have norm <= X, its ridge terms cancel): "
+                  f"sup Delta_T <= (2 X eta/n) sum_(k<T) (1 - eta mu)^k = {U:.6g} at X = {X:.6g}, "
+                  f"eta = {eta:.6g}, mu = {mu:g}, n = {n}, T = {T}")
+    ratio_c = canary / bound
+    if ratio_c >= best["measured"] / best["bound"]:
+        worst = {"canary": True, "index": 0, "x": xp.tolist(), "y": yp, "w0": w0.tolist(),
+                 "data": "S's records with the canary coordinates zeroed (see _canary)",
+                 "measured": canary, "bound": bound, "ratio": ratio_c, "G": G, "beta": beta,
+                 "mu": mu, "eta": eta, "T": T, "n": n, "search_ratio": best["ratio"]}
+        measured, U_used = canary, U
+    else:
+        worst, measured, U_used, bound = {**best, "canary_ratio": ratio_c}, best["measured"], \
+            U_search, best["bound"]
+    return {"measured": measured, "bound": bound, "ratio": measured / bound, "worst": worst,
+            "samples": [*out["samples"], canary], "certified_sup": U_used,
+            "derivation": derivation}
