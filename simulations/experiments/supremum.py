@@ -18,13 +18,27 @@ gradient difference at one point). ``q`` is certified by
   Sec. 5), and with Delta_0 = 0,
 
     Delta_T <= (eta g / n) sum_{k < T} q^k.
+
+The second is the per-step Hessian sensitivity of a linear model f(w, (x, y)) =
+phi(<x, w>; y) + r(w): at one w, hess f(w, z) - hess f(w, z') = a x x^T - b x' x'^T with
+a, b the values of phi'' (r's Hessian cancels), and for any symmetric M,
+||triu(M)||_F <= ||M||_F. Hence with |a|, |b| <= c and ||x||, ||x'|| <= X:
+
+* phi'' of one sign (a, b in [0, c], e.g. the logistic loss, c = 1/4):
+  ||a xx^T - b x'x'^T||_F^2 = a^2 ||x||^4 + b^2 ||x'||^4 - 2ab <x, x'>^2 <= 2 c^2 X^4, so the
+  supremum is at most sqrt(2) c X^2 (attained by orthogonal x, x' of norm X on coordinate
+  axes with a = b = c);
+* phi'' of either sign (e.g. the sigmoid loss, c = 1/(6 sqrt 3)): at most 2 c X^2 (the
+  triangle inequality; attained by x = x' = X e_1 with a = -b = c).
+
+The sensitivity of the full Hessian (1/n) sum_i is that divided by n.
 """
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["gd_growth_sup"]
+__all__ = ["gd_growth_sup", "hessian_difference_sup"]
 
 
 def gd_growth_sup(g: float, eta: float, n: int, T: int, *, mu: float, beta: float) -> float:
@@ -53,3 +67,15 @@ def gd_growth_sup(g: float, eta: float, n: int, T: int, *, mu: float, beta: floa
     q = 1.0 - eta * mu
     growth = float(T) if q == 1.0 else (1 - q ** int(T)) / (1 - q)
     return eta * g / int(n) * growth
+
+
+def hessian_difference_sup(c: float, X: float, n: int, *, one_sign: bool) -> float:
+    """Certified ``sup_{w, z, z'} ||triu(hess F_S(w) - hess F_S'(w))||_F`` for a linear model
+    whose loss curvature phi'' is bounded by ``c`` in absolute value (module docstring):
+    ``sqrt(2) c X^2 / n`` when phi'' has one sign, ``2 c X^2 / n`` otherwise."""
+    for name, v in (("c", c), ("X", X)):
+        if not (math.isfinite(v) and v >= 0):
+            raise ValueError(f"{name} must be a finite number >= 0, got {v}")
+    if int(n) < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    return (math.sqrt(2) if one_sign else 2.0) * c * X * X / int(n)

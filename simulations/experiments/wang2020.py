@@ -148,7 +148,7 @@ RECIPES: list[Recipe] = [
                        {"kind": "grad", "n": 50, "family_params": {"d": 5}, **SEARCH_QUICK}, None,
                        "sup_w ||grad F_S(w) - grad F_S'(w)||",
                        "Full-gradient sensitivity over (w in the domain ball, index, record) vs 2G/n."),
-    sensitivity_recipe("wang2020.thm1:hess-sensitivity", "wang2020.thm1", f"{MODULE}:per_step_sensitivity",
+    sensitivity_recipe("wang2020.thm1:hess-sensitivity", "wang2020.thm1", f"{MODULE}:hess_sensitivity_certified",
                        {"family": ["logistic-nonconvex-reg", "sigmoid-l2"]},
                        {"kind": "hess", "n": 50, "family_params": {"d": 5}, **SEARCH_QUICK}, None,
                        "sup_w ||triu(hess F_S(w) - hess F_S'(w))||",
@@ -202,3 +202,77 @@ HYPERPARAMETERS: dict[tuple[str, str], tuple[str, str, str]] = {
         "baseline [28])", "dptheory", "T and the noise"),
     ("wang2020.dpgd", "Delta"): ("Delta = F(w0) - min F", "dptheory", "T"),
 }
+
+
+# ============================================================================ exact and worst-case checks
+# Issue 23, item 3: Theorem 1's Hessian sensitivity with a constructive canary and the
+# certified supremum of :func:`.supremum.hessian_difference_sup`.
+#: family -> (sup |phi''|, phi'' of one sign): logistic sigma(1 - sigma) in (0, 1/4];
+#: sigmoid sigma(1 - sigma)(1 - 2 sigma), |.| <= 1/(6 sqrt 3), odd in the label
+_CURVATURE = {"logistic-nonconvex-reg": (0.25, True),
+              "sigmoid-l2": (1 / (6 * math.sqrt(3)), False)}
+
+
+def _hess_canary(family: str, obj: Any, data: Dataset) -> tuple[Dataset, dict[str, Any]]:
+    """S with record 0 on a coordinate axis at norm X = max ||x_i||, and the replacing
+    record and query point w attaining :func:`.supremum.hessian_difference_sup`:
+    logistic: x_0 = X e_1, x' = X e_2 (labels +1) at w = 0, where phi'' = 1/4 for both;
+    sigmoid: x_0 = x' = X e_1 with labels +1 and -1 at w = t e_1, X t = log((3 - sqrt 3)/
+    (3 + sqrt 3)), where sigma(X t) = (3 - sqrt 3)/6 maximises |phi''| = 1/(6 sqrt 3)."""
+    X = float(data.max_norm)
+    Xc, y = np.array(data.X, dtype=float), np.array(data.y, dtype=float)
+    Xc[0] = 0.0
+    Xc[0, 0] = X
+    y[0] = 1.0
+    w = np.zeros(obj.d)
+    xp = np.zeros(obj.d)
+    if family == "logistic-nonconvex-reg":
+        xp[1], yp = X, 1.0
+    else:
+        xp[0], yp = X, -1.0
+        w[0] = math.log((3 - math.sqrt(3)) / (3 + math.sqrt(3))) / X
+    return Dataset(Xc, y), {"i": 0, "x": xp, "y": yp, "w": w}
+
+
+def hess_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
+    """wang2020 Theorem 1 (``kind="hess"``) decided: the search of
+    :func:`.sensitivity.per_step_cell`, the canary of :func:`_hess_canary`, and the certified
+    supremum ``sqrt(2) X^2/(4n)`` (logistic) or ``2 X^2/(6 sqrt(3) n)`` (sigmoid) of
+    :func:`.supremum.hessian_difference_sup` (the regulariser's Hessian cancels)."""
+    from dptheory_simulations.objectives import get as get_objective  # noqa: PLC0415
+
+    from .sensitivity import per_step_value, sub_seed  # noqa: PLC0415
+    from .supremum import hessian_difference_sup  # noqa: PLC0415
+    if cell.get("kind") != "hess":
+        raise ValueError(f"kind must be 'hess', got {cell.get('kind')!r}")
+    family = cell["point"].get("family", cell.get("family"))
+    if family not in _CURVATURE:
+        raise ValueError(f"family must be one of {sorted(_CURVATURE)}, got {family!r}")
+    out = per_step_cell(cell, per_step_bound)
+    merged = {**cell, **cell["point"]}
+    n = int(merged.get("n", 50))
+    obj = get_objective(family, **cell.get("family_params", {}))
+    data = obj.make_data(n, sub_seed(cell, 0, 0))
+    Sc, cand = _hess_canary(family, obj, data)
+    canary = per_step_value("hess", obj, Sc, cand, merged)
+    bound = per_step_bound("hess", obj, Sc, merged, None)
+    c, one_sign = _CURVATURE[family]
+    X = float(Sc.max_norm)
+    U = hessian_difference_sup(c, X, n, one_sign=one_sign)
+    derivation = (f"hess f(w,z) - hess f(w,z') = a xx^T - b x'x'^T (the regulariser cancels), "
+                  f"|a|, |b| <= {c:.6g}{' of one sign' if one_sign else ''}, ||x||, ||x'|| <= X "
+                  f"= {X:.6g}, ||triu(M)||_F <= ||M||_F: sup <= "
+                  f"{'sqrt(2)' if one_sign else '2'} c X^2/n = {U:.6g}")
+    best = out["worst"]
+    if canary / bound >= best["ratio"]:
+        worst = {"canary": True, "index": 0, "x": cand["x"].tolist(), "y": cand["y"],
+                 "w": cand["w"].tolist(), "data": "S with record 0 := (X e_1, +1)",
+                 "measured": canary, "bound": bound, "ratio": canary / bound, "kind": "hess",
+                 "family": family, "n": n, "search_ratio": best["ratio"]}
+        measured = canary
+    else:
+        worst, measured, bound = {**best, "canary_ratio": canary / bound}, best["measured"], \
+            best["bound"]
+    return {"measured": measured, "bound": bound, "ratio": measured / bound, "worst": worst,
+            "samples": [max(out["samples"][0], canary), *out["samples"][1:]],
+            "certified_sup": U, "derivation": derivation}

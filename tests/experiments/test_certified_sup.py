@@ -137,3 +137,31 @@ def test_lemma2_canary_attains_the_supremum():
     assert r["certified_sup"] == pytest.approx(2 * X * 10 * eta / 50, rel=1e-12)
     assert r["bound"] == pytest.approx(3 * G * 10 * eta / 50, rel=1e-12)
     assert math.isclose(r["measured"] / r["certified_sup"], 1 - 1e-6, rel_tol=1e-9)
+
+
+# ------------------------------------------------------------------ Hessian sensitivity
+@pytest.mark.parametrize("family,c,one_sign", [("logistic-nonconvex-reg", 0.25, True),
+                                               ("sigmoid-l2", 1 / (6 * math.sqrt(3)), False)])
+def test_hessian_sup_bounds_brute_force_and_canary_attains_it(family, c, one_sign):
+    from simulations.experiments import wang2020 as w20
+    from simulations.experiments.sensitivity import per_step_value
+    from simulations.experiments.supremum import hessian_difference_sup
+    obj = get_objective(family, d=3)
+    n = 10
+    data = obj.make_data(n, 5)
+    X = data.max_norm
+    U = hessian_difference_sup(c, X, n, one_sign=one_sign)
+    # closed forms by hand: logistic sqrt(2) X^2/(4n); sigmoid 2 X^2/(6 sqrt(3) n)
+    hand = math.sqrt(2) * X ** 2 / (4 * n) if one_sign else 2 * X ** 2 / (6 * math.sqrt(3) * n)
+    assert U == pytest.approx(hand, rel=1e-14)
+    rng = np.random.default_rng(6)
+    worst = 0.0
+    for _ in range(300):
+        x = rng.normal(size=3)
+        x *= X * rng.uniform() ** (1 / 3) / np.linalg.norm(x)
+        w = rng.normal(size=3) * rng.uniform(0, 2)
+        cand = {"i": int(rng.integers(n)), "x": x, "y": float(rng.choice([-1.0, 1.0])), "w": w}
+        worst = max(worst, per_step_value("hess", obj, data, cand, {}))
+    assert 0 < worst <= U * (1 + 1e-12)
+    Sc, cand = w20._hess_canary(family, obj, data)
+    assert per_step_value("hess", obj, Sc, cand, {}) == pytest.approx(U, rel=1e-9)
