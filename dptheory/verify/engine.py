@@ -186,9 +186,29 @@ def _vacuity(p: dict[str, Any], bound_key: str = "bound") -> str | None:
     return None
 
 
+def _with_crossing(r: Recipe, res: Any, pooled: dict[Any, dict[str, Any]]) -> Any:
+    """A vacuous result with where its bound would bind (summary, and evidence
+    ``binds_at`` when a cell solved it)."""
+    solved = [pooled[x]["binds_at"] for x in sorted(pooled) if pooled[x].get("binds_at")]
+    ev = {**res.evidence, "binds_at": solved[-1]} if solved else res.evidence
+    return res.replace(summary=res.summary + _crossing(r, pooled), evidence=ev)
+
+
 def _crossing(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> str:
-    """Where a bound that is vacuous over the sweep would reach the trivial range, by a
-    log-log extrapolation of bound / trivial over the sweep ("" if it does not decrease)."""
+    """Where a bound that is vacuous over the sweep would reach the trivial range: solved by
+    the cell when it reports ``binds_at`` (the value of the variable where the bound, at the
+    instance's constants and the theorem's settings, meets the trivial range, with ``how``
+    and, when not run, ``cost``), else a log-log extrapolation of bound / trivial over the
+    sweep ("" if it does not decrease)."""
+    solved = [pooled[x]["binds_at"] for x in sorted(pooled) if pooled[x].get("binds_at")]
+    if solved:
+        b = solved[-1]                    # the largest sweep point's instance
+        at = b.get("at")
+        if at is None:
+            return f"; the bound never meets the trivial range ({b.get('how', '')})"
+        cost = f"; not run: {b['cost']}" if b.get("cost") else ""
+        return (f"; the bound binds from {r.variable} ≈ {float(at):.4g} ({b.get('how', '')})"
+                f"{cost}")
     xs = [x for x in sorted(pooled) if isinstance(x, (int, float)) and x > 0
           and pooled[x].get("bound_max") and pooled[x].get("trivial")
           and pooled[x]["bound_max"] > 0 and pooled[x]["trivial"] > 0]
@@ -252,7 +272,7 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
                 parts[f"{r.variable}={x}{tag}"] = res
         res = C.combine(parts)
         if res.verdict == "vacuous":
-            res = res.replace(summary=res.summary + _crossing(r, pooled))
+            res = _with_crossing(r, res, pooled)
         return _grading(r, res)
     if r.check == "slope":
         groups = [pooled[x]["groups"] for x in xs]
@@ -269,7 +289,7 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
             source = "the local slopes of the theorem's explicit bound over the sweep"
         res = C.rate_check(xs, groups, expected, tolerance=r.tolerance, vacuous=vac, quantity=q)
         if res.verdict == "vacuous":
-            res = res.replace(summary=res.summary + _crossing(r, pooled))
+            res = _with_crossing(r, res, pooled)
         ev = dict(res.evidence)
         ev.update({"expected_source": source, "variable": r.variable,
                    "bounds": [pooled[x].get("bound_max") for x in xs]})
