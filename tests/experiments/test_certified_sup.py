@@ -165,3 +165,23 @@ def test_hessian_sup_bounds_brute_force_and_canary_attains_it(family, c, one_sig
     assert 0 < worst <= U * (1 + 1e-12)
     Sc, cand = w20._hess_canary(family, obj, data)
     assert per_step_value("hess", obj, Sc, cand, {}) == pytest.approx(U, rel=1e-9)
+
+
+def test_zhang2021_minibatch_certificate_holds_at_random_points():
+    # the triangle-inequality certificate: at random (w in the ball, i, z'), the measured
+    # change never exceeds 2 max(G_S, G_z')/B
+    from simulations.experiments import zhang2021 as z21
+    from simulations.experiments.sensitivity import per_step_value
+    obj = get_objective("pl-nonconvex", d=8)
+    data = obj.make_data(6, 2)
+    rng = np.random.default_rng(3)
+    cell = {"B": 4}
+    for _ in range(100):
+        x = rng.normal(size=8)
+        x *= data.max_norm * rng.uniform() / np.linalg.norm(x)
+        w = rng.normal(size=8)
+        w *= obj.R * rng.uniform() / np.linalg.norm(w)
+        y = float(rng.uniform(-1, 1) * np.max(np.abs(data.y)))
+        c = {"i": int(rng.integers(6)), "x": x, "y": y, "w": w}
+        assert per_step_value("minibatch", obj, data, c, cell) <= \
+            z21.per_step_bound("minibatch", obj, data, cell, (x, y)) * (1 + 1e-12)
