@@ -543,3 +543,24 @@ def gd_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
             "samples": [max(out["samples"][0], canary), *out["samples"][1:]],
             "certified_sup": U_used,
             "derivation": derivation}
+
+
+def pep_lemma5(mu: float, beta: float, eta: float, T: int) -> Any:
+    """zhang2017 Lemma 5 against the PEP worst case (:mod:`.pep`): GD with step
+    eta <= 2/(beta + mu) on mu-strongly convex, beta-smooth F, per unit ||w0 - w_hat||^2:
+    worst (F(w_T) - F*) vs (beta/2) exp(-2 eta mu beta T/(mu + beta))."""
+    from .pep import gd_worst_case, pep_bound_check  # noqa: PLC0415
+    if eta > 2 / (beta + mu):
+        raise ValueError(f"eta must be <= 2/(beta + mu) (Lemma 5), got {eta}")
+    bound = catalog_bound("zhang2017.lemma5", {"beta": beta, "mu": mu, "eta": eta, "T": T, "D": 1.0})
+    return pep_bound_check(gd_worst_case(mu, beta, eta, T), bound,
+                           what=f"Lemma 5 at mu = {mu:g}, beta = {beta:g}, eta = {eta:g}, T = {T}")
+
+
+def pep_lemma8(beta: float, T: int) -> Any:
+    """zhang2017 Lemma 8 against the PEP worst case: GD with eta = 1/beta on convex,
+    beta-smooth F, per unit ||w0 - w_hat||^2: worst (F(w_T) - F*) vs 2 beta/T."""
+    from .pep import gd_worst_case, pep_bound_check  # noqa: PLC0415
+    bound = catalog_bound("zhang2017.lemma8", {"beta": beta, "T": T, "D": 1.0})
+    return pep_bound_check(gd_worst_case(0.0, beta, 1 / beta, T), bound,
+                           what=f"Lemma 8 at beta = {beta:g}, T = {T}")
