@@ -38,7 +38,7 @@ from dptheory.verify.stats import (_check_confidence, _samples, hierarchical_boo
                                    is_binary, one_sided_limits)
 from dptheory.verify.verdict import CheckResult
 
-__all__ = ["bound_check", "rate_check", "sup_check", "stability_check", "derivation_check",
+__all__ = ["bound_check", "exact_check", "rate_check", "sup_check", "stability_check", "derivation_check",
            "combine", "PLANTED_FACTOR", "PLANTED_SHIFT", "STABLE_TOL", "MIN_REACH", "WINDOW"]
 
 PLANTED_FACTOR = 2.0     # a bound violated by this factor must be caught for a `supported`
@@ -594,6 +594,44 @@ def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequ
     ev["power"] = power
     return CheckResult("supported", f"{quantity}: largest found {_g(worst)} within the bound "
                        f"{_g(b)} (reach {_g(reach)}, {n})", ev, claim="sup-bound", power=power)
+
+
+# ---------------------------------------------------------------------------- exact
+def exact_check(value: float, bound: float, *, trivial: float | None = None,
+                trivial_source: str = "", derivation: str = "", rtol: float = 1e-9,
+                quantity: str = "E[X]") -> CheckResult:
+    """The claim ``E[X] <= bound`` decided from the exact expectation ``value`` (a closed
+    form or exact recursion, no sampling error; ``derivation`` says which).
+
+    * vacuous — ``bound >= trivial`` (the largest value X can take);
+    * refuted — ``value > bound (1 + rtol)`` (``rtol``: float rounding): a certified
+      counterexample;
+    * supported — otherwise, with ``value / bound``; power is complete: any claimed bound
+      below ``value`` would be refuted (the planted bound is ``value / 2``).
+    """
+    v = _number(value, "value", allow_inf=False)
+    b = _number(bound, "bound")
+    rt = _number(rtol, "rtol", allow_inf=False)
+    if rt < 0:
+        raise ValueError(f"rtol must be >= 0, got {rt}")
+    ev = _jsonable({"quantity": quantity, "exact": v, "bound": b, "ratio": v / b if b > 0 else None,
+                    "derivation": derivation, "trivial": trivial})
+    if trivial is not None and b >= trivial:
+        return CheckResult("vacuous", f"{quantity}: the bound {_g(b)} is at or above the largest "
+                           f"value the quantity can take ({_g(trivial)}"
+                           f"{', ' + trivial_source if trivial_source else ''})", ev,
+                           claim="upper-bound")
+    if v > b + rt * abs(b):
+        return CheckResult("refuted", f"{quantity}: exact expectation {_g(v)} above the bound "
+                           f"{_g(b)} ({derivation})", ev, claim="upper-bound", severity="bound",
+                           consequence="the printed bound is false on this instance")
+    power = {"statement": f"exact: a claimed bound below {_g(v)} would have been refuted",
+             "selftest": {"planted": f"bound {_g(v / 2)} (half the exact value)",
+                          "caught": bool(v > v / 2 + rt * abs(v / 2))}}
+    ev["power"] = power
+    return CheckResult("supported", f"{quantity}: exact expectation {_g(v)} within the bound "
+                       f"{_g(b)} (exact/bound {_g(v / b if b > 0 else None)})", ev,
+                       claim="upper-bound", power=power)
 
 
 # ---------------------------------------------------------------------------- stability

@@ -262,10 +262,15 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
                          for j, ps in enumerate(p["sets"])]
             for tag, ps in insts:
                 why = _vacuity(ps)
-                res = C.bound_check(ps["samples"], ps["bound"], trivial=ps.get("trivial"),
-                                    trivial_source=ps.get("trivial_source", ""),
-                                    in_domain=ps.get("in_domain"), tests=tests, quantity=q,
-                                    direction=ps.get("direction", "upper"))
+                if ps.get("exact") is not None:     # an exact expectation: no sampling error
+                    res = C.exact_check(ps["exact"], ps["bound"], trivial=ps.get("trivial"),
+                                        trivial_source=ps.get("trivial_source", ""),
+                                        derivation=ps.get("derivation", ""), quantity=q)
+                else:
+                    res = C.bound_check(ps["samples"], ps["bound"], trivial=ps.get("trivial"),
+                                        trivial_source=ps.get("trivial_source", ""),
+                                        in_domain=ps.get("in_domain"), tests=tests, quantity=q,
+                                        direction=ps.get("direction", "upper"))
                 if why and res.verdict not in ("refuted", "vacuous"):
                     res = CheckResult("vacuous", f"{why}; {res.summary}", res.evidence,
                                       claim="upper-bound")

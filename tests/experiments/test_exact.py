@@ -95,3 +95,42 @@ def test_bad_parameters():
         E.noise_second_moment("cauchy", 2, 1.0)
     with pytest.raises(ValueError, match="B"):
         E.finite_population_variance(1.0, 3, 4)
+
+
+# ------------------------------------------------------------------ zhang2017 Algorithm 1
+@pytest.mark.parametrize("delta", [0.0, 1e-5])
+def test_alg1_exact_agrees_with_the_simulator(delta):
+    from dptheory_simulations.algorithms import get as get_algorithm
+    from dptheory_simulations.objectives import get as get_objective
+    from simulations.experiments import zhang2017 as z17
+    n, d = 2000, 2
+    obj = get_objective("tilted-quadratic", d=d)
+    res = get_algorithm("zhang2017.alg1")(obj, z17.pattern_data(n, d), eps=1.0, delta=delta,
+                                          reps=20000, seed=3, setting="strongly-convex")
+    r = z17.alg1_exact({"objective_params": {"d": d}, "eps": 1.0, "delta": delta,
+                        "point": {"n": n}})
+    assert r["params"]["T"] == res.params["T"]
+    lo, hi = _mc_interval(np.asarray(res.metrics["excess_risk"]))
+    assert lo <= r["exact"] <= hi
+
+
+def test_alg1_exact_by_hand():
+    # eps-DP, d = 2, n = 1e6: Delta = 10 L/n with L = R + X = 2 + sqrt(0.34) (certified,
+    # rounded up by the family); E||z||^2 = d(d+1)(Delta/eps)^2 = 6 Delta^2; the GD term
+    # 2^(-2T) 0.09/2 is below 1e-30 at the T of the setting, so E = 3 Delta^2.
+    from simulations.experiments import zhang2017 as z17
+    r = z17.alg1_exact({"objective_params": {"d": 2}, "eps": 1.0, "delta": 0.0,
+                        "point": {"n": 10**6}})
+    L = 2 + math.sqrt(0.34)
+    Delta = r["params"]["Delta"]
+    assert Delta == pytest.approx(10 * L / 1e6, rel=1e-5)
+    assert r["exact"] == pytest.approx(3 * Delta ** 2, rel=1e-12)
+
+
+def test_exact_check_logic():
+    from dptheory.verify.checks import exact_check
+    assert exact_check(1.0, 2.0).verdict == "supported"
+    assert exact_check(2.0 + 1e-6, 2.0).verdict == "refuted"
+    assert exact_check(2.0 * (1 + 1e-12), 2.0).verdict == "supported"      # float rounding
+    assert exact_check(1.0, 5.0, trivial=4.0).verdict == "vacuous"
+    assert exact_check(1.0, 2.0).power["selftest"]["caught"]
