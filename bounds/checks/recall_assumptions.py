@@ -12,7 +12,6 @@ illustrated numerically on the loss of the certified PL family:
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -95,11 +94,13 @@ def _zhang2017_lemma3() -> CheckResult:
     return CheckResult(
         "refuted", "zhang2017.lemma3: 'mu-strongly convex and L-Lipschitz' on R^d (gradient "
         "descent without projection) is satisfied by no function: ||grad f(w)|| >= mu ||w - w*||"
-        " > L for ||w - w*|| > L/mu", ev, claim="hypotheses", severity="hypothesis",
+        " > L for ||w - w*|| > L/mu", ev, claim="hypotheses", severity="notation",
         root="zhang2017.lemma3:strongly-convex-and-lipschitz",
-        consequence="Lemma 3 as stated is vacuous, and so is Theorem 1's strongly convex case "
-        "that combines it; the statement needs Theorem 2's ball (Lipschitz on ||w|| <= 2D, "
-        "||w_hat|| <= D) under which its appendix proof runs")
+        # an omitted domain, not a false claim: Theorem 2 and the appendix proof of Lemma 3
+        # state and use the ball (an independent referee judged 'hypothesis' too high)
+        consequence="Lemma 3 as printed names no domain, and on R^d its hypotheses hold for no "
+        "function (vacuously true); Theorem 2 and the lemma's appendix proof state the intended "
+        "version, Lipschitz on the ball ||w|| <= 2D with ||w_hat|| <= D: the domain is omitted")
 
 
 CHECKS: list[Check] = [

@@ -70,10 +70,13 @@ def _tran2022_thm9_lemma7() -> CheckResult:
         f"(T = {h['T']:.6g}) gamma = eta N = {h['gamma']:.4g} > 1/2 while the printed bound is "
         f"{h['bound']:.4g} < G = 1 ({len(hits)} such points of {len(rows)}, all at delta in "
         f"{ev['deltas_of_the_points']}: a corner of the domain delta in (0, 1))", ev,
-        claim="hypotheses", severity="proof", root="tran2022.thm9:lemma7-gamma",
-        consequence="Theorem 9 needs eps N >= 2^(3/2) sqrt(d) (gamma <= 1/2) for Lemma 7; "
-        "without it its bound is unproven where it says something (at privacy levels delta near "
-        "1 and small L, R)")
+        claim="hypotheses", severity="notation", root="tran2022.thm9:lemma7-gamma",
+        # a missing side condition: wherever gamma > 1/2 the printed bound is already >= G
+        # unless delta > 0.995, where (eps, delta)-DP protects almost nothing (an independent
+        # referee showed this in general, not only at the searched points)
+        consequence="Theorem 9 needs eps N >= 2^(3/2) sqrt(d) (gamma <= 1/2) for Lemma 7, a side "
+        "condition it does not state; without it the bound is unproven only where it says "
+        "something at delta near 1 (> 0.995), where (eps, delta)-DP protects almost nothing")
 
 
 CHECKS: list[Check] = [

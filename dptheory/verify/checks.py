@@ -38,7 +38,7 @@ from dptheory.stats import (_check_confidence, _samples, hierarchical_boot_means
                                    is_binary, one_sided_limits)
 from dptheory.verify.verdict import CheckResult
 
-__all__ = ["bound_check", "rate_check", "sup_check", "stability_check", "derivation_check",
+__all__ = ["bound_check", "exact_check", "rate_check", "sup_check", "stability_check", "derivation_check",
            "combine", "PLANTED_FACTOR", "PLANTED_SHIFT", "STABLE_TOL", "MIN_REACH", "WINDOW"]
 
 PLANTED_FACTOR = 2.0     # a bound violated by this factor must be caught for a `supported`
@@ -518,7 +518,8 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
 def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequence[Any] | None = None,
               example: Any = None, rtol: float = 1e-9, atol: float = 0.0,
               min_reach: float = MIN_REACH, quantity: str = "sensitivity",
-              severity: str = "bound", consequence: str = "") -> CheckResult:
+              severity: str = "bound", consequence: str = "",
+              certified_sup: float | None = None, derivation: str = "") -> CheckResult:
     """The claim ``sup_z X(z) <= bound`` (a sensitivity, a worst case), judged from examples.
 
     ``measured``: the largest value found, or one value per example (Hypothesis cases,
@@ -530,6 +531,13 @@ def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequ
       a claimed bound below ``reach * bound`` would have been refuted (the planted claim);
     * inconclusive — the search stayed below ``min_reach`` of the bound (too weak to test
       it), or nothing was measured.
+
+    ``certified_sup`` (with its ``derivation``, a proof on the instance's certified
+    constants) is an upper bound ``U`` on the supremum itself. When ``U <= bound`` the claim
+    is proven on the instance: ``supported (loose: ...)`` with ``k = U / bound`` and the
+    fraction of ``U`` the search attained (``U`` is the supremum when that fraction is 1).
+    A search value above ``U`` contradicts the derivation: inconclusive, never supported.
+    When ``U > bound`` it decides nothing and the search rules above apply.
     """
     b = _number(bound, "bound")
     rt = _number(rtol, "rtol", allow_inf=False)
@@ -561,6 +569,34 @@ def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequ
                            f"({n})", ev, claim="sup-bound", severity=severity,
                            consequence=consequence or f"the printed {quantity} bound is false "
                            "for the example given")
+    if certified_sup is not None:
+        U = _number(certified_sup, "certified_sup", allow_inf=False)
+        if U < 0:
+            raise ValueError(f"certified_sup must be >= 0, got {U}")
+        if not derivation:
+            raise ValueError("certified_sup needs its derivation")
+        attained = worst / U if U > 0 else (1.0 if worst <= 0 else math.inf)
+        ev.update({"certified_sup": U, "derivation": derivation, "attained": attained,
+                   "loose_factor": U / b if b > 0 and math.isfinite(b) else None})
+        if worst > U + rt * abs(U) + at:
+            return CheckResult("inconclusive", f"{quantity}: {_g(worst)} found, above the "
+                               f"certified supremum {_g(U)}: its derivation does not hold on "
+                               f"this instance ({n})", ev, claim="sup-bound")
+        if U <= b + tol:
+            k = U / b if b > 0 else 0.0
+            what = (f"the supremum is {_g(k)} x the bound" if attained >= 1 - 1e-4 else
+                    f"the supremum is at most {_g(k)} x the bound; the search attains "
+                    f"{_g(attained)} of that")
+            power = {"statement": f"proven on the instance: sup <= {_g(U)} ({derivation}); "
+                                  f"the search attained {_g(worst)}, so a claimed bound below "
+                                  f"{_g(worst)} would have been refuted",
+                     "reach": reach, "attained": attained,
+                     "selftest": {"planted": f"bound {_g(worst / 2)} (half the largest found)",
+                                  "caught": bool(worst > worst / 2 + rt * abs(worst / 2) + at)}}
+            ev["power"] = power
+            return CheckResult("supported", f"{quantity}: supported (loose: {what}); largest "
+                               f"found {_g(worst)}, certified supremum {_g(U)}, bound {_g(b)} "
+                               f"({n})", ev, claim="sup-bound", power=power)
     if reach is None or reach < min_reach:
         return CheckResult("inconclusive", f"{quantity}: largest found {_g(worst)} is only "
                            f"{_g(reach)} of the bound {_g(b)} ({n}): the search is too weak to "
@@ -572,6 +608,44 @@ def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequ
     ev["power"] = power
     return CheckResult("supported", f"{quantity}: largest found {_g(worst)} within the bound "
                        f"{_g(b)} (reach {_g(reach)}, {n})", ev, claim="sup-bound", power=power)
+
+
+# ---------------------------------------------------------------------------- exact
+def exact_check(value: float, bound: float, *, trivial: float | None = None,
+                trivial_source: str = "", derivation: str = "", rtol: float = 1e-9,
+                quantity: str = "E[X]") -> CheckResult:
+    """The claim ``E[X] <= bound`` decided from the exact expectation ``value`` (a closed
+    form or exact recursion, no sampling error; ``derivation`` says which).
+
+    * vacuous — ``bound >= trivial`` (the largest value X can take);
+    * refuted — ``value > bound (1 + rtol)`` (``rtol``: float rounding): a certified
+      counterexample;
+    * supported — otherwise, with ``value / bound``; power is complete: any claimed bound
+      below ``value`` would be refuted (the planted bound is ``value / 2``).
+    """
+    v = _number(value, "value", allow_inf=False)
+    b = _number(bound, "bound")
+    rt = _number(rtol, "rtol", allow_inf=False)
+    if rt < 0:
+        raise ValueError(f"rtol must be >= 0, got {rt}")
+    ev = _jsonable({"quantity": quantity, "exact": v, "bound": b, "ratio": v / b if b > 0 else None,
+                    "derivation": derivation, "trivial": trivial})
+    if trivial is not None and b >= trivial:
+        return CheckResult("vacuous", f"{quantity}: the bound {_g(b)} is at or above the largest "
+                           f"value the quantity can take ({_g(trivial)}"
+                           f"{', ' + trivial_source if trivial_source else ''})", ev,
+                           claim="upper-bound")
+    if v > b + rt * abs(b):
+        return CheckResult("refuted", f"{quantity}: exact expectation {_g(v)} above the bound "
+                           f"{_g(b)} ({derivation})", ev, claim="upper-bound", severity="bound",
+                           consequence="the printed bound is false on this instance")
+    power = {"statement": f"exact: a claimed bound below {_g(v)} would have been refuted",
+             "selftest": {"planted": f"bound {_g(v / 2)} (half the exact value)",
+                          "caught": bool(v > v / 2 + rt * abs(v / 2))}}
+    ev["power"] = power
+    return CheckResult("supported", f"{quantity}: exact expectation {_g(v)} within the bound "
+                       f"{_g(b)} (exact/bound {_g(v / b if b > 0 else None)})", ev,
+                       claim="upper-bound", power=power)
 
 
 # ---------------------------------------------------------------------------- stability

@@ -108,6 +108,14 @@ def _merge(blocks: list[dict[str, Any]]) -> dict[str, Any]:
         worst = max(blocks, key=lambda b: b.get("measured", -math.inf))
         merged["measured"] = worst["measured"]
         merged["worst"] = worst.get("worst")
+        if all("certified_sup" in b for b in blocks):
+            # each block certifies sup <= U_j on its own instance (bound b_j): judge the block
+            # of largest measured/b_j with the weakest certificate max_j U_j/b_j in its units
+            top = max(blocks, key=lambda b: b["measured"] / b["bound"])
+            k = max(b["certified_sup"] / b["bound"] for b in blocks)
+            merged.update({"measured": top["measured"], "worst": top.get("worst"),
+                           "bound": top["bound"], "certified_sup": k * top["bound"],
+                           "derivation": top["derivation"]})
     return merged
 
 
@@ -192,9 +200,29 @@ def _vacuity(p: dict[str, Any], bound_key: str = "bound") -> str | None:
     return None
 
 
+def _with_crossing(r: Recipe, res: Any, pooled: dict[Any, dict[str, Any]]) -> Any:
+    """A vacuous result with where its bound would bind (summary, and evidence
+    ``binds_at`` when a cell solved it)."""
+    solved = [pooled[x]["binds_at"] for x in sorted(pooled) if pooled[x].get("binds_at")]
+    ev = {**res.evidence, "binds_at": solved[-1]} if solved else res.evidence
+    return res.replace(summary=res.summary + _crossing(r, pooled), evidence=ev)
+
+
 def _crossing(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> str:
-    """Where a bound that is vacuous over the sweep would reach the trivial range, by a
-    log-log extrapolation of bound / trivial over the sweep ("" if it does not decrease)."""
+    """Where a bound that is vacuous over the sweep would reach the trivial range: solved by
+    the cell when it reports ``binds_at`` (the value of the variable where the bound, at the
+    instance's constants and the theorem's settings, meets the trivial range, with ``how``
+    and, when not run, ``cost``), else a log-log extrapolation of bound / trivial over the
+    sweep ("" if it does not decrease)."""
+    solved = [pooled[x]["binds_at"] for x in sorted(pooled) if pooled[x].get("binds_at")]
+    if solved:
+        b = solved[-1]                    # the largest sweep point's instance
+        at = b.get("at")
+        if at is None:
+            return f"; the bound never meets the trivial range ({b.get('how', '')})"
+        cost = f"; not run: {b['cost']}" if b.get("cost") else ""
+        return (f"; the bound binds from {r.variable} ≈ {float(at):.4g} ({b.get('how', '')})"
+                f"{cost}")
     xs = [x for x in sorted(pooled) if isinstance(x, (int, float)) and x > 0
           and pooled[x].get("bound_max") and pooled[x].get("trivial")
           and pooled[x]["bound_max"] > 0 and pooled[x]["trivial"] > 0]
@@ -248,17 +276,22 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
                          for j, ps in enumerate(p["sets"])]
             for tag, ps in insts:
                 why = _vacuity(ps)
-                res = C.bound_check(ps["samples"], ps["bound"], trivial=ps.get("trivial"),
-                                    trivial_source=ps.get("trivial_source", ""),
-                                    in_domain=ps.get("in_domain"), tests=tests, quantity=q,
-                                    direction=ps.get("direction", "upper"))
+                if ps.get("exact") is not None:     # an exact expectation: no sampling error
+                    res = C.exact_check(ps["exact"], ps["bound"], trivial=ps.get("trivial"),
+                                        trivial_source=ps.get("trivial_source", ""),
+                                        derivation=ps.get("derivation", ""), quantity=q)
+                else:
+                    res = C.bound_check(ps["samples"], ps["bound"], trivial=ps.get("trivial"),
+                                        trivial_source=ps.get("trivial_source", ""),
+                                        in_domain=ps.get("in_domain"), tests=tests, quantity=q,
+                                        direction=ps.get("direction", "upper"))
                 if why and res.verdict not in ("refuted", "vacuous"):
                     res = CheckResult("vacuous", f"{why}; {res.summary}", res.evidence,
                                       claim="upper-bound")
                 parts[f"{r.variable}={x}{tag}"] = res
         res = C.combine(parts)
         if res.verdict == "vacuous":
-            res = res.replace(summary=res.summary + _crossing(r, pooled))
+            res = _with_crossing(r, res, pooled)
         return _grading(r, res)
     if r.check == "slope":
         groups = [pooled[x]["groups"] for x in xs]
@@ -277,7 +310,7 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
         res = C.rate_check(xs, groups, expected, tolerance=r.tolerance, vacuous=vac, quantity=q,
                            polylog=polylog)
         if res.verdict == "vacuous":
-            res = res.replace(summary=res.summary + _crossing(r, pooled))
+            res = _with_crossing(r, res, pooled)
         ev = dict(res.evidence)
         ev.update({"expected_source": source, "variable": r.variable,
                    "bounds": [pooled[x].get("bound_max") for x in xs]})
@@ -286,8 +319,9 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
         parts = {}
         for x in xs:
             p = pooled[x]
-            parts[f"{r.variable}={x}"] = C.sup_check(p["measured"], p["bound"],
-                                                     example=p.get("worst"), quantity=q)
+            parts[f"{r.variable}={x}"] = C.sup_check(
+                p["measured"], p["bound"], example=p.get("worst"), quantity=q,
+                certified_sup=p.get("certified_sup"), derivation=p.get("derivation", ""))
         return _grading(r, C.combine(parts))
     if r.check == "audit":
         from dptheory.verify.audit import evaluate_recipe

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from dptheory import registry
 from dptheory.verify.recipe import Recipe
 from dptheory_simulations.algorithms.base import ReplicateStreams
 from dptheory_simulations.objectives import get as get_objective
@@ -309,7 +310,7 @@ _RR = {"family": "robust-regression", "objective_params": {"d": 5}}
 
 RECIPES: list[Recipe] = [
     utility_recipe(id="tran2022.thm6:bound-n", item="tran2022.thm6", check="bound",
-                   cell=f"{MODULE}:grad_norm", sweep={"n": [32, 64, 128]},
+                   cell=f"{MODULE}:grad_norm_binding", sweep={"n": [32, 64, 128]},
                    sweep_full={"n": [32, 64, 128, 256, 512, 1024]},
                    fixed={**_RR, "eps": 1.0, "delta": 1e-5, "algorithm": "tran2022.alg1",
                           "item": "tran2022.thm6"}, reps=16, block=16, reps_full=64,
@@ -318,7 +319,7 @@ RECIPES: list[Recipe] = [
                                "robust-regression d = 5: (1/T) sum_t ||grad F(w_t)|| (= E over the output "
                                "index) <= Theorem 6's printed bound at the certified G, L, R = F(0) - inf F."),
     utility_recipe(id="tran2022.thm6.corrected:bound-n", item="tran2022.thm6.corrected", check="bound",
-                   cell=f"{MODULE}:grad_norm", sweep={"n": [32, 64, 128]},
+                   cell=f"{MODULE}:grad_norm_binding", sweep={"n": [32, 64, 128]},
                    sweep_full={"n": [32, 64, 128, 256, 512, 1024]},
                    fixed={**_RR, "eps": 1.0, "delta": 1e-5, "algorithm": "tran2022.alg1",
                           "item": "tran2022.thm6.corrected"}, reps=16, block=16, reps_full=64,
@@ -326,7 +327,7 @@ RECIPES: list[Recipe] = [
                    description="As tran2022.thm6:bound-n against the corrected R term (Lemma 5 at the "
                                "settings)."),
     utility_recipe(id="tran2022.thm6:slope-n", item="tran2022.thm6", check="slope",
-                   cell=f"{MODULE}:grad_norm", sweep={"n": [32, 64, 128, 256]},
+                   cell=f"{MODULE}:grad_norm_binding", sweep={"n": [32, 64, 128, 256]},
                    sweep_full={"n": [64, 128, 256, 512, 1024, 2048]},
                    fixed={**_RR, "eps": 1.0, "delta": 1e-5, "algorithm": "tran2022.alg1",
                           "item": "tran2022.thm6"}, reps=16, block=16, reps_full=64,
@@ -336,7 +337,7 @@ RECIPES: list[Recipe] = [
                                "log2 T polylogs, which the bound's slope includes); tolerance 0.1 for the "
                                "hidden constants' mix of terms."),
     utility_recipe(id="tran2022.thm9:bound-n", item="tran2022.thm9", check="bound",
-                   cell=f"{MODULE}:grad_norm", sweep={"n": [8, 16, 24]},
+                   cell=f"{MODULE}:grad_norm_binding", sweep={"n": [8, 16, 24]},
                    sweep_full={"n": [8, 16, 32, 48, 64]},
                    fixed={**_RR, "eps": 1.0, "delta": 1e-5, "algorithm": "tran2022.alg2",
                           "item": "tran2022.thm9"}, reps=8, block=8, reps_full=32,
@@ -411,3 +412,58 @@ RECIPES += audit_recipes(AUDITS, AUDIT_CLAIMS)
 #: (algorithm id or paper, parameter) -> (formula, provenance, what it feeds): none of
 #: tran2022's settings depend on the data
 HYPERPARAMETERS: dict[tuple[str, str], tuple[str, str, str]] = {}
+
+
+# ============================================================================ exact and worst-case checks
+# Issue 23, item 4: where Theorems 6 and 9 bind. Their bounds are above the trivial
+# ||grad F|| <= G at every N this machine affords; the cell solves the N from which they drop
+# below G at the instance's constants and the theorem's settings, and estimates the cost of
+# running there from the simulators' per-step cost.
+
+#: CPU seconds per step per replicate of the simulators on robust-regression d = 5 (reps
+#: vectorised), measured as the difference of two runs (Algorithm 1: N = 256 and 1024 with
+#: 16 replicates; Algorithm 2: N = 16 and 32 with 8, at T/N = 35) on the reference machine.
+#: Algorithm 2's per-step cost grows with T/N (window reconstruction): scaled from T/N = 35.
+_SEC_PER_STEP = {"tran2022.alg1": 1.4e-5, "tran2022.alg2": 1.2e-5}
+_ALG2_T_OVER_N = 35.0
+
+
+def _steps(item: str, N: float, vals: dict[str, float]) -> int:
+    """T at the item's settings for N (implicit settings solved; floored as the simulators do)."""
+    from dptheory.symbolic.numeric import resolve_settings  # noqa: PLC0415
+    from dptheory.symbolic.symbols import S  # noqa: PLC0415
+    it = registry.get(item)
+    base = {S.n: float(N), S.d: vals["d"], S.eps: vals["eps"], S.delta: vals["delta"]}
+    return max(2, int(math.floor(resolve_settings(it.settings, base)[S.T])))
+
+
+def grad_norm_binding(cell: dict) -> dict:
+    """:func:`grad_norm` with ``binds_at``: the smallest N from which the theorem's bound, at
+    this instance's G, L, R and the theorem's T(N), is below the trivial G (bisection,
+    :func:`.binding.binding_point`), and the estimated CPU hours of this recipe's replicates
+    there (steps T(N) x replicates x :data:`_SEC_PER_STEP`)."""
+    from .binding import binding_point, binds_at  # noqa: PLC0415
+    out = grad_norm(cell)
+    n = int(param(cell, "n"))
+    obj, data = objective_and_data(cell, n)
+    c = constants(obj, data)
+    vals = {"d": float(data.d), "eps": float(cell["eps"]), "delta": float(cell["delta"]),
+            "G": c["G_grad"], "beta": c["beta"], "Fgap": out["Fgap"]}
+    item = cell["item"]
+
+    def bound(N: float) -> float:
+        return catalog_bound(item, {**vals, "n": N, "T": _steps(item, N, vals)})
+
+    at = binding_point(bound, c["G_grad"], float(n), 1e12)
+    how = (f"{item}'s bound at G = {c['G_grad']:.4g}, L = {c['beta']:.4g}, R = {out['Fgap']:.4g} "
+           f"and T(N) of its settings equals G there")
+    cost = ""
+    if at is not None and at > n:
+        T_at = _steps(item, at, vals)
+        per_step = _SEC_PER_STEP[cell["algorithm"]]
+        if cell["algorithm"] == "tran2022.alg2":
+            per_step *= max(1.0, T_at / at / _ALG2_T_OVER_N)
+        hours = T_at * int(cell.get("reps", 1)) * per_step / 3600
+        cost = (f"T = {T_at:.3g} steps x {int(cell.get('reps', 1))} replicates, estimated "
+                f"{hours:.3g} CPU hours")
+    return {**out, "binds_at": binds_at(at, how, cost)}

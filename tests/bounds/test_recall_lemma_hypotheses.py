@@ -9,7 +9,7 @@ from dptheory_bounds.checks.recall_lemma_hypotheses import CHECKS
 
 def test_tran2022_thm9_lemma7_gamma_outside_hypotheses_where_bound_binds():
     res = CHECKS[0].run()
-    assert res.verdict == "refuted" and res.severity == "proof"
+    assert res.verdict == "refuted" and res.severity == "notation"
     for h in res.evidence["non_vacuous_points_with_gamma_above_half"]:
         # independent: gamma = eta N = sqrt(N/T) with T = N^(7/3) eps^(4/3)/d^(2/3)
         T = h["N"] ** (7 / 3) * h["eps"] ** (4 / 3) / h["d"] ** (2 / 3)

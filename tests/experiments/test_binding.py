@@ -1,0 +1,64 @@
+"""Where a bound binds (issue 23, item 4): the bisection against closed forms, and the
+engine's vacuous summary that reports it."""
+
+import math
+
+import pytest
+
+from dptheory.verify.engine import _crossing
+from dptheory.verify.recipe import Recipe
+from simulations.experiments.binding import binding_point, binds_at
+
+
+def test_binding_point_matches_the_closed_form():
+    # c / sqrt(n) < G  <=>  n > (c/G)^2: with c = 30, G = 0.5 the first integer is 3601
+    assert binding_point(lambda n: 30 / math.sqrt(n), 0.5, 2.0, 1e9) == 3601.0
+    # a real-valued variable: c / eps < G  <=>  eps > c / G = 4 (to rtol)
+    x = binding_point(lambda e: 2 / e, 0.5, 0.1, 100.0, integer=False)
+    assert x == pytest.approx(4.0, rel=1e-5) and 2 / x < 0.5
+
+
+def test_binding_point_edges():
+    assert binding_point(lambda n: 1 / n, 1.0, 2.0, 10.0) == 2.0        # already binds
+    assert binding_point(lambda n: 5.0, 1.0, 2.0, 10.0) is None        # never
+    with pytest.raises(ValueError, match="lo"):
+        binding_point(lambda n: 1.0, 1.0, 5.0, 2.0)
+    with pytest.raises(ValueError, match="trivial"):
+        binding_point(lambda n: 1.0, 0.0, 1.0, 2.0)
+
+
+def _recipe():
+    return Recipe(id="x:bound-n", item="zhang2017.lemma5", check="bound", cell="m:f",
+                  sweep={"n": [1, 2]}, fixed={}, reps=1, block=1)
+
+
+def test_vacuous_summary_reports_the_solved_binding_point():
+    pooled = {1: {"bound_max": 9.0, "trivial": 1.0},
+              2: {"bound_max": 8.0, "trivial": 1.0,
+                  "binds_at": binds_at(68260.0, "solved", "estimated 1.6 CPU hours")}}
+    s = _crossing(_recipe(), pooled)
+    assert "binds from n ≈ 6.826e+04 (solved); not run: estimated 1.6 CPU hours" in s
+    assert "never" in _crossing(_recipe(), {2: {"binds_at": binds_at(None, "why")}})
+    # without a solved point: the log-log extrapolation of bound / trivial
+    assert "extrapolating" in _crossing(_recipe(), {k: {"bound_max": v["bound_max"],
+                                                        "trivial": 1.0}
+                                                    for k, v in pooled.items()})
+
+
+def test_tran2022_thm6_binding_point_is_where_the_bound_meets_G():
+    from simulations.experiments import tran2022 as t
+    from simulations.experiments.cells import catalog_bound, constants, objective_and_data
+    cell = {"family": "robust-regression", "objective_params": {"d": 5}, "eps": 1.0,
+            "delta": 1e-5, "algorithm": "tran2022.alg1", "item": "tran2022.thm6",
+            "point": {"n": 32}, "seed": 1, "reps": 2, "first_replicate": 0}
+    out = t.grad_norm_binding(cell)
+    at = out["binds_at"]["at"]
+    assert 1e4 < at < 1e6 and "CPU hours" in out["binds_at"]["cost"]
+    obj, data = objective_and_data(cell, 32)
+    c = constants(obj, data)
+    vals = {"d": 5.0, "eps": 1.0, "delta": 1e-5, "G": c["G_grad"], "beta": c["beta"],
+            "Fgap": out["Fgap"]}
+
+    def bound(N):
+        return catalog_bound("tran2022.thm6", {**vals, "n": N, "T": t._steps("tran2022.thm6", N, vals)})
+    assert bound(at) < c["G_grad"] <= bound(at - 1)

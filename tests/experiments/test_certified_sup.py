@@ -1,0 +1,187 @@
+"""Certified suprema of sensitivities (issue 23, item 3): sup_check's ``certified_sup`` and
+the growth-recursion supremum of GD, checked against brute force and hand-worked closed forms."""
+
+import math
+
+import numpy as np
+import pytest
+
+from dptheory.verify.checks import sup_check
+from dptheory_simulations.objectives import get as get_objective
+from simulations.experiments import zhang2017 as z17
+from simulations.experiments.sensitivity import SEARCH_QUICK
+from simulations.experiments.supremum import gd_growth_sup
+
+
+# ------------------------------------------------------------------ sup_check with a certificate
+def test_certified_sup_below_bound_is_supported_with_its_factor():
+    r = sup_check([0.5, 1.0], 3.0, certified_sup=1.0, derivation="by hand")
+    assert r.verdict == "supported"
+    assert "loose: the supremum is 0.3333 x the bound" in r.summary
+    assert r.evidence["loose_factor"] == pytest.approx(1 / 3)
+    assert r.evidence["attained"] == pytest.approx(1.0)
+
+
+def test_certified_sup_not_attained_says_so():
+    r = sup_check(0.25, 3.0, certified_sup=1.0, derivation="by hand")
+    assert r.verdict == "supported"
+    assert "at most 0.3333 x the bound; the search attains 0.25" in r.summary
+
+
+def test_search_above_the_certificate_is_never_supported():
+    r = sup_check(1.5, 3.0, certified_sup=1.0, derivation="a wrong proof")
+    assert r.verdict == "inconclusive"
+    assert "does not hold" in r.summary
+
+
+def test_certificate_above_bound_falls_back_to_the_search():
+    # U = 4 > bound 3 decides nothing; the search reached 1/3 < MIN_REACH
+    assert sup_check(1.0, 3.0, certified_sup=4.0, derivation="x").verdict == "inconclusive"
+    # a value above the bound is still a counterexample
+    assert sup_check(3.5, 3.0, certified_sup=4.0, derivation="x").verdict == "refuted"
+
+
+def test_planted_bound_below_the_attained_value_is_refuted():
+    r = sup_check(1.0, 3.0, certified_sup=1.0, derivation="by hand")
+    assert r.power["selftest"]["caught"]
+    assert sup_check(1.0, 0.5, certified_sup=1.0, derivation="by hand").verdict == "refuted"
+
+
+def test_certificate_needs_a_derivation():
+    with pytest.raises(ValueError, match="derivation"):
+        sup_check(1.0, 3.0, certified_sup=1.0)
+
+
+# ------------------------------------------------------------------ the growth recursion
+def _gd(grads, w0, eta, T):
+    w = np.array(w0, float)
+    for _ in range(T):
+        w = w - eta * np.mean([g(w) for g in grads], axis=0)
+    return w
+
+
+def test_growth_sup_is_attained_by_linear_losses():
+    # f_j(w) = <x_j, w> (convex, any beta): w_T - w'_T = -(eta T / n)(x_0 - x_0') exactly,
+    # ||x_0 - x_0'|| = 2G for antipodal records of norm G: Delta_T = 2 G eta T / n.
+    rng = np.random.default_rng(0)
+    n, T, eta, G = 7, 9, 0.3, 1.5
+    xs = [rng.normal(size=3) for _ in range(n)]
+    x0 = G * np.array([0.6, 0.8, 0.0])
+    S = [lambda w, x=x: x for x in xs[1:]] + [lambda w: x0]
+    Sp = [lambda w, x=x: x for x in xs[1:]] + [lambda w: -x0]
+    delta = np.linalg.norm(_gd(S, np.ones(3), eta, T) - _gd(Sp, np.ones(3), eta, T))
+    assert delta == pytest.approx(2 * G * eta * T / n, rel=1e-12)
+    assert gd_growth_sup(2 * G, eta, n, T, mu=0.0, beta=1.0) == pytest.approx(delta, rel=1e-12)
+
+
+def test_growth_sup_is_attained_by_tilted_quadratics():
+    # f_j(w) = (mu/2)||w||^2 + <x_j, w>: the difference obeys
+    # D_{t+1} = (1 - eta mu) D_t - (eta/n)(x_0 - x_0'), so ||D_T|| = (eta 2G/n) sum (1-eta mu)^k
+    # = (2 G / (n mu)) (1 - (1 - eta mu)^T).
+    rng = np.random.default_rng(1)
+    n, T, mu, beta, G = 5, 12, 0.5, 2.0, 1.0
+    eta = 1 / (mu + beta)
+    xs = [rng.normal(size=2) for _ in range(n)]
+    x0 = np.array([G, 0.0])
+    S = [lambda w, x=x: mu * w + x for x in xs[1:]] + [lambda w: mu * w + x0]
+    Sp = [lambda w, x=x: mu * w + x for x in xs[1:]] + [lambda w: mu * w - x0]
+    delta = np.linalg.norm(_gd(S, np.zeros(2), eta, T) - _gd(Sp, np.zeros(2), eta, T))
+    closed = 2 * G / (n * mu) * (1 - (1 - eta * mu) ** T)
+    assert delta == pytest.approx(closed, rel=1e-12)
+    assert gd_growth_sup(2 * G, eta, n, T, mu=mu, beta=beta) == pytest.approx(closed, rel=1e-12)
+
+
+@pytest.mark.parametrize("mu", [0.0, 0.1])
+def test_growth_sup_bounds_brute_force_on_ridge_logistic(mu):
+    # random neighbours and random common starts never exceed the certificate
+    obj = get_objective("logistic-ridge", d=3, mu=mu)
+    n, T = 8, 6
+    data = obj.make_data(n, 3)
+    X = data.max_norm
+    beta = X ** 2 / 4 + mu
+    eta = 1 / beta if mu == 0 else 1 / (mu + beta)
+    U = gd_growth_sup(2 * X, eta, n, T, mu=mu, beta=beta)
+    rng = np.random.default_rng(4)
+    worst = 0.0
+    for _ in range(200):
+        x = rng.normal(size=3)
+        x *= X * rng.uniform() ** (1 / 3) / np.linalg.norm(x)
+        i, y = int(rng.integers(n)), float(rng.choice([-1.0, 1.0]))
+        w0 = rng.normal(size=3) * rng.choice([0.0, 1.0, 30.0])
+        Xp, yp = z17.replace_record(data, i, x, y)
+        a, _ = z17.gd_final(obj, data.X, data.y, T, eta, w0)
+        b, _ = z17.gd_final(obj, Xp, yp, T, eta, w0)
+        worst = max(worst, float(np.linalg.norm(a - b)))
+    assert 0 < worst <= U * (1 + 1e-12)
+
+
+def test_growth_sup_rejects_a_step_too_long():
+    with pytest.raises(ValueError, match="eta"):
+        gd_growth_sup(1.0, 2.5, 10, 5, mu=0.0, beta=1.0)
+
+
+def test_lemma2_canary_attains_the_supremum():
+    cell = {"case": "convex", "n": 50, "family": "logistic-ridge",
+            "family_params": {"d": 5, "mu": 0.0}, **SEARCH_QUICK, "point": {"T": 10},
+            "seed": 1, "reps": 1, "examples": 5, "starts": 1, "maxfev": 20}
+    r = z17.gd_sensitivity_certified(cell)
+    assert r["worst"]["canary"]
+    # canary: 2 s X T eta / n with s = 1 - 1e-6 (the records' distance from antipodal) and
+    # X = max ||x_i|| of the base data; the certificate is 2 X T eta / n and the bound
+    # 3 G T eta / n with the certified G = X rounded up (so U / bound is 2/3 up to rounding)
+    from simulations.experiments.sensitivity import sub_seed
+    X = get_objective("logistic-ridge", d=5, mu=0.0).make_data(50, sub_seed(cell, 0, 0)).max_norm
+    G, eta = r["worst"]["G"], r["worst"]["eta"]
+    assert eta == pytest.approx(4 / X ** 2, rel=1e-5)
+    assert r["measured"] == pytest.approx(2 * (1 - 1e-6) * X * 10 * eta / 50, rel=1e-9)
+    assert r["certified_sup"] == pytest.approx(2 * X * 10 * eta / 50, rel=1e-12)
+    assert r["bound"] == pytest.approx(3 * G * 10 * eta / 50, rel=1e-12)
+    assert math.isclose(r["measured"] / r["certified_sup"], 1 - 1e-6, rel_tol=1e-9)
+
+
+# ------------------------------------------------------------------ Hessian sensitivity
+@pytest.mark.parametrize("family,c,one_sign", [("logistic-nonconvex-reg", 0.25, True),
+                                               ("sigmoid-l2", 1 / (6 * math.sqrt(3)), False)])
+def test_hessian_sup_bounds_brute_force_and_canary_attains_it(family, c, one_sign):
+    from simulations.experiments import wang2020 as w20
+    from simulations.experiments.sensitivity import per_step_value
+    from simulations.experiments.supremum import hessian_difference_sup
+    obj = get_objective(family, d=3)
+    n = 10
+    data = obj.make_data(n, 5)
+    X = data.max_norm
+    U = hessian_difference_sup(c, X, n, one_sign=one_sign)
+    # closed forms by hand: logistic sqrt(2) X^2/(4n); sigmoid 2 X^2/(6 sqrt(3) n)
+    hand = math.sqrt(2) * X ** 2 / (4 * n) if one_sign else 2 * X ** 2 / (6 * math.sqrt(3) * n)
+    assert U == pytest.approx(hand, rel=1e-14)
+    rng = np.random.default_rng(6)
+    worst = 0.0
+    for _ in range(300):
+        x = rng.normal(size=3)
+        x *= X * rng.uniform() ** (1 / 3) / np.linalg.norm(x)
+        w = rng.normal(size=3) * rng.uniform(0, 2)
+        cand = {"i": int(rng.integers(n)), "x": x, "y": float(rng.choice([-1.0, 1.0])), "w": w}
+        worst = max(worst, per_step_value("hess", obj, data, cand, {}))
+    assert 0 < worst <= U * (1 + 1e-12)
+    Sc, cand = w20._hess_canary(family, obj, data)
+    assert per_step_value("hess", obj, Sc, cand, {}) == pytest.approx(U, rel=1e-9)
+
+
+def test_zhang2021_minibatch_certificate_holds_at_random_points():
+    # the triangle-inequality certificate: at random (w in the ball, i, z'), the measured
+    # change never exceeds 2 max(G_S, G_z')/B
+    from simulations.experiments import zhang2021 as z21
+    from simulations.experiments.sensitivity import per_step_value
+    obj = get_objective("pl-nonconvex", d=8)
+    data = obj.make_data(6, 2)
+    rng = np.random.default_rng(3)
+    cell = {"B": 4}
+    for _ in range(100):
+        x = rng.normal(size=8)
+        x *= data.max_norm * rng.uniform() / np.linalg.norm(x)
+        w = rng.normal(size=8)
+        w *= obj.R * rng.uniform() / np.linalg.norm(w)
+        y = float(rng.uniform(-1, 1) * np.max(np.abs(data.y)))
+        c = {"i": int(rng.integers(6)), "x": x, "y": y, "w": w}
+        assert per_step_value("minibatch", obj, data, c, cell) <= \
+            z21.per_step_bound("minibatch", obj, data, cell, (x, y)) * (1 + 1e-12)
