@@ -86,3 +86,13 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, needle):
     assert code == 2
     assert err.count("\n") == 1 and needle in err
     assert "Traceback" not in err
+
+
+def test_findings_text_names_symbols_as_printed(capsys):
+    """`findings` text shows symbols by their printed names, never internal ones (w20_zeta is
+    wang2020's ζ; its success-probability finding printed it before)."""
+    from dptheory.cli import main
+    code = main(["findings", "--only", "wang2020.thm2"])
+    out = capsys.readouterr().out
+    assert code == 0 and "success probability" in out
+    assert "w20_zeta" not in out and "w20_c" not in out and "ζ" in out

@@ -380,12 +380,15 @@ def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
             "own_items": [f.as_dict() for f in own] if args.all else len(own),
             "notes": notes if args.all else len(notes),
             "unverified_stored_findings": unverified}
+    # the text is for readers: symbols by the names the papers print (w20_zeta -> ζ), as in
+    # the report; --json keeps the checks' own text
+    from dptheory.symbolic.symbols import humanize
     lines = []
     for f in paper:
         summary = f.summary[len(f.id) + 2:] if f.summary.startswith(f"{f.id}: ") else f.summary
-        lines.append(f"[{f.severity}] {f.id} ({f.check}): {summary}")
+        lines.append(f"[{f.severity}] {f.id} ({f.check}): {humanize(summary)}")
         if f.consequence:
-            lines.append(f"    consequence: {f.consequence}")
+            lines.append(f"    consequence: {humanize(f.consequence)}")
         if f.also:
             lines.append(f"    same root cause: {', '.join(f.also)}")
         if f.reproduce:
@@ -399,10 +402,10 @@ def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
         if own:
             lines.append("\nRefutations of dptheory's own corrected/reconstructed items "
                          "(not findings of the papers):")
-            lines += [f"  {f.id} ({f.check}): {f.summary}" for f in own]
+            lines += [f"  {f.id} ({f.check}): {humanize(f.summary)}" for f in own]
         if notes:
             lines.append("\nChecks that could not decide:")
-            lines += [f"  {n['id']} ({n['check']}): {n['summary']}" for n in notes]
+            lines += [f"  {n['id']} ({n['check']}): {humanize(n['summary'])}" for n in notes]
     else:
         lines.append(f"({len(own)} refutations of dptheory's own items and {len(notes)} "
                      "undecided checks: see --all)")
