@@ -51,16 +51,20 @@ __all__ = ["evaluate_item", "per_step_cell", "per_step_value", "sensitivity_reci
 PerStepBound = Callable[[str, Any, Dataset, dict, "tuple[np.ndarray, float] | None"], float]
 
 
-def evaluate_item(item_id: str, what: str, **values: float) -> float:
+def evaluate_item(item_id: str, what: str, *, apply_settings: bool = True,
+                  **values: float) -> float:
     """``registry.get(item_id).evaluate(what, ...)`` with values keyed by symbol name;
     ``what`` is ``bound``, a named expression, or one of the item's catalog sensitivities
-    (``Theorem.sensitivities``: the claimed sensitivity with its neighbouring relation)."""
+    (``Theorem.sensitivities``: the claimed sensitivity with its neighbouring relation).
+    ``apply_settings=False`` leaves the item's settings out (the values given are the ones a
+    run used, e.g. its K and T0)."""
     item = registry.get(item_id)
     syms = {str(s): s for s in item.free_symbols()}
     missing = [k for k in values if k not in syms]
     if missing:
         raise ValueError(f"{item_id}: no symbols {missing} in {sorted(syms)}")
-    return float(item.evaluate(what, {syms[k]: v for k, v in values.items()}))
+    return float(item.evaluate(what, {syms[k]: v for k, v in values.items()},
+                               apply_settings=apply_settings))
 
 def sub_seed(cell: dict[str, Any], r: int, k: int) -> int:
     """Seed of base data set r, stream k of a cell (block-invariant: from the first replicate)."""

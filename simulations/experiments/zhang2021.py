@@ -129,27 +129,22 @@ def excess(cell: dict) -> dict:
 PILOT_OFFSET = 1_000_000
 
 
-def _eval(item_id: str, what: str, **values: float) -> float:
-    item = registry.get(item_id)
-    syms = {str(s): s for s in item.free_symbols()}
-    # settings not applied: K, T0, ... are the values the cell ran with
-    return float(item.evaluate(what, {syms[k]: v for k, v in values.items()},
-                               apply_settings=False))
-
-
 def alpha_thm33(*, L: float, beta: float, mu: float, theta: float, n: int, B: int, K: int,
                 T0: int, tMon0: int, varrho: float, eta0: float) -> dict[str, float]:
     """Theorem 3.3's alpha (catalog ``zhang2021.thm3.3``) with c4 from eta0 X = 1/(c4 theta mu)."""
-    X = _eval("zhang2021.thm3.2", "X", z21_T0=T0, tMon0=tMon0, varrho=varrho)
+    # settings not applied: K, T0, ... are the values the cell ran with
+    X = evaluate_item("zhang2021.thm3.2", "X", apply_settings=False, z21_T0=T0, tMon0=tMon0,
+                      varrho=varrho)
     c4 = 1.0 / (eta0 * X * theta * mu)
     vals = dict(G=L, beta=beta, mu=mu, theta=theta, n=n, B=B, z21_K=K, z21_T0=T0,
                 tMon0=tMon0, varrho=varrho, z21_c4=c4)
-    out = {"alpha": _eval("zhang2021.thm3.3", "bound", **vals), "c4": c4, "X": X,
-           "q": _eval("zhang2021.thm3.3", "q_exponent", beta=beta, n=n, mu=mu, theta=theta,
-                      z21_c4=c4)}
+    out = {"alpha": evaluate_item("zhang2021.thm3.3", "bound", apply_settings=False, **vals),
+           "c4": c4, "X": X,
+           "q": evaluate_item("zhang2021.thm3.3", "q_exponent", apply_settings=False, beta=beta,
+                              n=n, mu=mu, theta=theta, z21_c4=c4)}
     for term in ("term1", "term2", "term3"):
-        out[term] = _eval("zhang2021.thm3.3", term, **{k: v for k, v in vals.items()
-                                                      if k in _symbols(term)})
+        out[term] = evaluate_item("zhang2021.thm3.3", term, apply_settings=False,
+                                  **{k: v for k, v in vals.items() if k in _symbols(term)})
     return out
 
 
