@@ -12,8 +12,11 @@ def test_zhang2021_restates_p1_p2_differently_under_one_root():
     res = {c.id: c.run() for c in CHECKS}
     bad = {k: r for k, r in res.items() if r.verdict == "refuted"}
     assert set(bad) == {"zhang2021.remark6:restated-P-1", "zhang2021.remark6:restated-P-2",
-                        "zhang2021.remark6:restated-P-2-l1"}
-    assert {r.root for r in bad.values()} == {"zhang2021:P-1-P-2-quoted-twice"}
+                        "zhang2021.remark6:restated-P-2-l1",
+                        "tran2022.abstract:restated-abstract-thm9-full",
+                        "tran2022.sec4.claims:restated-DPSRM-factor"}
+    assert {bad[k].root for k in bad if k.startswith("zhang2021")} == {
+        "zhang2021:P-1-P-2-quoted-twice"}
     # independent: sqrt(log(nd)/sqrt(n eps)) / (sqrt(log(nd))/sqrt(n eps)) = (n eps)^(1/4)
     n, e = sp.symbols("n eps", positive=True)
     assert sp.simplify(sp.sqrt(sp.log(n) / sp.sqrt(n * e)) / (sp.sqrt(sp.log(n)) / sp.sqrt(n * e))
@@ -32,3 +35,21 @@ def test_planted_restatement_with_another_exponent_is_refuted():
 
 def test_every_restatement_names_two_statements():
     assert all(r.a != r.b for r in RESTATEMENTS)
+
+
+def test_tran2022_headline_drops_theorem_9s_one_over_sqrt_n():
+    res = {c.id: c.run() for c in CHECKS}["tran2022.abstract:restated-abstract-thm9-full"]
+    assert res.verdict == "refuted" and res.severity == "rate"
+    # independent: at d = 10, eps = 1, N = 1e6 Theorem 9's rate d^(1/3)/(eps N)^(2/3) + N^(-1/2)
+    # is 1e-3 + 2.15e-4, 4.6x the headline 2.15e-4
+    head = 10 ** (1 / 3) / 1e6 ** (2 / 3)
+    assert abs((head + 1e6 ** -0.5) / head - 5.64) < 0.01   # (1 + 4.64) x
+
+
+def test_tran2022_dpsrm_factor_is_a_quarter_power_not_log():
+    res = {c.id: c.run() for c in CHECKS}["tran2022.sec4.claims:restated-DPSRM-factor"]
+    assert res.verdict == "refuted" and res.severity == "notation"
+    # independent: RRSGD (d log(n/delta) log(1/delta))^(1/4)/sqrt(eps N) over DP-SRM
+    # (d log(1/delta))^(1/4)/sqrt(eps N) is log(n/delta)^(1/4); Sec. 4 says log(n/delta):
+    # the ratio of the two is log(n/delta)^(3/4)
+    assert res.evidence["ratio_a_over_b"] == "log(n/delta)**(3/4)"
