@@ -302,6 +302,35 @@ def _with_envelope(res: CheckResult, pooled: dict[Any, dict[str, Any]], expected
                        evidence=ev)
 
 
+def _start_vacuity(res: CheckResult, pooled: dict[Any, dict[str, Any]], expected: float,
+                   tolerance: float, polylog: bool, q: str) -> CheckResult:
+    """Vacuous when the instance satisfies the claimed rate for *any* algorithm: cells report
+    ``start_envelope`` (``value``: a certified bound on the mean over data sets of the
+    quantity's largest value, e.g. ||grad F(w0)|| for a min over t that includes t = 0, and
+    its ``derivation``). If its exact slope over the sweep is stable and within the claim
+    (:func:`~dptheory.verify.checks.rate_check` supported on the exact values), the start
+    alone already meets the claimed rate: the check cannot fail on this instance."""
+    from dptheory.verify import checks as C
+
+    xs = sorted(pooled)
+    vals = [float(pooled[x]["start_envelope"]["value"]) for x in xs]
+    start = C.rate_check(xs, [[[v]] for v in vals], expected, tolerance=tolerance,
+                         polylog=polylog, n_boot=50, quantity="start envelope")
+    ev = {**res.evidence, "start_envelope": {"values": vals, "verdict": start.verdict,
+                                             "summary": start.summary,
+                                             "derivation": pooled[xs[-1]]["start_envelope"]["derivation"]}}
+    if start.verdict != "supported":
+        return res.replace(evidence=ev)
+    if res.verdict == "refuted":      # the measured mean is below the envelope: a fluke
+        return CheckResult("inconclusive", f"{res.summary}; but this contradicts the certified "
+                           f"start envelope ({start.summary}): not a refutation", ev, claim="rate")
+    return CheckResult("vacuous", f"{q}: the claim holds on this instance for any algorithm: "
+                       f"{pooled[xs[-1]]['start_envelope']['derivation']}; this bound decays at "
+                       f"slope {start.evidence['slope']:.4g} (exact) vs the claimed "
+                       f"{expected:.4g}, so the run measures the instance, not the algorithm "
+                       f"(sampled: {res.summary})", ev, claim="rate")
+
+
 def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
     """Judge a recipe from its pooled points, at the logic of its claim."""
     from dptheory.verify import checks as C
@@ -363,6 +392,16 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
             res = _with_crossing(r, res, pooled)
         if r.expected_slope is not None and any(pooled[x].get("envelope") for x in xs):
             res = _with_envelope(res, pooled, float(r.expected_slope), r.tolerance, polylog, q)
+        if r.expected_slope is not None and all(pooled[x].get("start_envelope") for x in xs):
+            res = _start_vacuity(res, pooled, float(r.expected_slope), r.tolerance, polylog, q)
+        if r.lower_estimate and res.verdict == "supported":
+            res = CheckResult("inconclusive", f"{res.summary}; not supported: the measured "
+                              f"quantity is a lower estimate of the claimed one "
+                              f"({r.lower_estimate}), so a slope within the claim cannot "
+                              "support it (only a shallower one refutes)", res.evidence,
+                              claim="rate")
+        if r.undecided and res.verdict in ("inconclusive", "vacuous"):
+            res = res.replace(summary=f"{res.summary}. Where it would decide: {r.undecided}")
         ev = dict(res.evidence)
         ev.update({"expected_source": source, "variable": r.variable,
                    "bounds": [pooled[x].get("bound_max") for x in xs]})

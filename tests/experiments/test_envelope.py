@@ -83,3 +83,64 @@ def test_envelope_contradicted_by_the_measurement_is_not_used(pooled):
                                 for s in q["sets"]]} for x, q in p.items()}
     res = evaluate(dataclasses.replace(r, expected_slope=-2.0), broken)
     assert res.verdict != "refuted" and "contradicted by the measurement" in res.summary
+
+
+# ------------------------------------------------------------ engine rules on synthetic sweeps
+def _pooled(xs, means, rel=0.05, reps=64, seed=0, **extra):
+    rng = np.random.default_rng(seed)
+    out = {}
+    for x, m in zip(xs, means):
+        groups = [list(m * (1 + rel * rng.standard_normal(reps))) for _ in range(3)]
+        out[x] = {"groups": groups, "samples": [v for g in groups for v in g],
+                  "sets": [{"samples": g} for g in groups],
+                  **{k: v(x) for k, v in extra.items()}}
+    return out
+
+
+def _recipe(**kw):
+    from dptheory.verify.recipe import Recipe
+    return Recipe("x.y:slope", "x.y", "slope", "m:f", {"n": [1]}, expected_slope=-0.5,
+                  tolerance=0.15, **kw)
+
+
+def test_lower_estimate_cannot_support():
+    xs = [100.0, 400.0, 1600.0, 6400.0, 25600.0]
+    p = _pooled(xs, [x ** -0.5 for x in xs])
+    assert evaluate(_recipe(), p).verdict == "supported"
+    res = evaluate(_recipe(lower_estimate="E min <= min E"), p)
+    assert res.verdict == "inconclusive" and "lower estimate" in res.summary
+    # a shallower stable slope still refutes (the claimed quantity is even larger)
+    shallow = _pooled(xs, [x ** -0.1 for x in xs])
+    assert evaluate(_recipe(lower_estimate="E min <= min E"), shallow).verdict == "refuted"
+
+
+def test_undecided_reason_is_appended_to_an_undecided_verdict():
+    xs = [100.0, 400.0, 1600.0, 6400.0, 25600.0]
+    p = _pooled(xs, [x ** -0.5 for x in xs], rel=3.0)          # far too noisy to decide
+    res = evaluate(_recipe(undecided="needs N ~ 1e9"), p)
+    assert res.verdict == "inconclusive" and res.summary.endswith("needs N ~ 1e9")
+
+
+def test_start_envelope_at_the_claimed_rate_is_vacuous_and_a_steeper_claim_is_not():
+    xs = [100.0, 400.0, 1600.0, 6400.0, 25600.0]
+    env = lambda x: {"value": 0.8 * x ** -0.5, "derivation": "by hand"}
+    p = _pooled(xs, [0.7 * x ** -0.5 for x in xs], start_envelope=env)
+    res = evaluate(_recipe(), p)
+    assert res.verdict == "vacuous" and "for any algorithm" in res.summary
+    # claimed -1: the start (slope -1/2) does not meet it, so the instance does test the
+    # claim, and the measured slope -1/2 refutes it
+    res = evaluate(dataclasses.replace(_recipe(), expected_slope=-1.0), p)
+    assert res.verdict == "refuted", res.summary
+
+
+def test_yang2022_start_envelope_by_hand_and_by_monte_carlo():
+    from dptheory_simulations.experiments.yang2022 import start_envelope
+    from dptheory_simulations.objectives import get
+    # d = 5, X = 1, N = 700: sqrt(5/(7 * 700)) = sqrt(1/980)
+    assert start_envelope(700, 5, 1.0)["value"] == pytest.approx(math.sqrt(1 / 980))
+    obj = get("cosh-generalized-smooth", d=5)
+    norms = [np.linalg.norm(obj.make_data(700, s).X.mean(axis=0)) for s in range(400)]
+    # E||x_bar||^2 = X^2 d/((d+2) N) exactly; the Monte Carlo mean of ||x_bar||^2 agrees
+    sq = np.square(norms)
+    assert abs(sq.mean() - 1 / 980) < 4 * sq.std(ddof=1) / math.sqrt(sq.size)
+    assert np.mean(norms) <= start_envelope(700, 5, 1.0)["value"]        # Jensen
