@@ -144,3 +144,18 @@ def test_yang2022_start_envelope_by_hand_and_by_monte_carlo():
     sq = np.square(norms)
     assert abs(sq.mean() - 1 / 980) < 4 * sq.std(ddof=1) / math.sqrt(sq.size)
     assert np.mean(norms) <= start_envelope(700, 5, 1.0)["value"]        # Jensen
+
+
+@pytest.mark.parametrize("claimed,verdict", [(-2 / 3, "supported"), (-1.0, "refuted"),
+                                             (-2.0, "refuted")])
+def test_quadratic_recipe_is_decided_exactly(claimed, verdict):
+    r = next(r for r in Z.RECIPES if r.id == "zhang2017.thm3.eps:slope-n-quadratic")
+    r = dataclasses.replace(r, expected_slope=claimed)
+    p = _pool([(dispatch(c), c) for c in build_cells([r], full=False, seed=0)], r, False)
+    res = evaluate(r, p)
+    assert res.verdict == verdict, res.summary
+    env = res.evidence.get("envelope") or res.evidence
+    # the exact slope at 1e8..1e9: T = ceil(c n^(2/3)) makes it a hair steeper than -2/3
+    top = env["points"]["data set 0"]
+    assert top["upper_slope"] == pytest.approx(-2 / 3, abs=1e-3)
+    assert top["lower"] == pytest.approx(top["upper"], rel=1e-12)
