@@ -152,6 +152,8 @@ RECIPES: list[Recipe] = [
                           "w0": _W0},
                    reps=16, block=16, reps_full=64, expected_slope=-4.0 / 7.0, tolerance=0.15,
                    undecided=_R1_UNDECIDED,
+                   # no size within reach decides (_R1_UNDECIDED): --quick does not extend
+                   extend={"factor": 2, "quick": 0, "full": 4},
                    metric="alpha_hat = max(||grad F||, (-lambda_min)_+^2/rho)",
                    description="DP-TR on strict-saddle d = 2 started at w0 = (0, 1.9) (Algorithm 1 takes any "
                                "initial vector; Delta = F(w0) - F*), at the accuracy "

@@ -194,6 +194,8 @@ RECIPES: list[Recipe] = [
                      fixed={**_CS, "eps": 1.0, "delta": 1e-5, "algorithm": alg, "item": item,
                             "T": 1000, "w0": 1.0}, reps=16, block=16, datasets=6, expected_slope=-0.5,
                      tolerance=0.15, lower_estimate=_LOWER, undecided=_FIXED_T,
+                     # no N decides at fixed T (_FIXED_T): --quick does not extend
+                     extend={"factor": 2, "quick": 0, "full": 4},
                      metric="E min_t ||grad f(w_t)||",
                      description=f"As {item}:slope-n but from w0 = 1: the finite-T optimisation term is "
                                  "not negligible at T = 1000, so this shows the pre-asymptotic slope.")
