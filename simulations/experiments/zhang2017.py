@@ -439,7 +439,7 @@ HYPERPARAMETERS: dict[tuple[str, str], tuple[str, str, str]] = {
 # these constants are far from their defaults.
 RECIPES += [
     sensitivity_recipe(f"zhang2017.lemma3:gd-sensitivity-mu-{tag}", "zhang2017.lemma3",
-                       f"{MODULE}:gd_sensitivity", {"T": [10, 50]},
+                       f"{MODULE}:gd_sensitivity_certified", {"T": [10, 50]},
                        {"case": "strongly-convex", "n": 50, "family": "logistic-ridge",
                         "family_params": {"d": 5, "mu": mu}, **SEARCH_QUICK},
                        {"T": [10, 100, 1000]}, "max ||w_T(S) - w_T(S')||",

@@ -378,7 +378,7 @@ RESOLUTION_FAMILY = (_PL8, 8)
 # with L far from 1.
 RECIPES += [
     sensitivity_recipe(f"zhang2021.thm3.1:minibatch-sensitivity-scale-{tag}", "zhang2021.thm3.1",
-                       f"{MODULE}:per_step_sensitivity", {"B": [4, 8]},
+                       f"{MODULE}:minibatch_sensitivity_certified", {"B": [4, 8]},
                        {"kind": "minibatch", "n": 16, "family": "pl-nonconvex",
                         "family_params": {"d": 32, "scale": scale}, **SEARCH_QUICK},
                        {"B": [1, 2, 4, 8, 16]}, "||(1/B) sum_batch g - g'||",
