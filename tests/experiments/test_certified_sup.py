@@ -293,3 +293,52 @@ def test_thm4_node_cell_is_decided_supported_loose():
     assert res.evidence["attained"] == pytest.approx(1.0, rel=1e-6)
     # a planted claim below the attained value is refuted
     assert sup_check(r["measured"], 0.7 * r["measured"]).verdict == "refuted"
+
+
+# ------------------------------------------------------------------ minibatch sensitivity (zhang2021)
+def test_minibatch_certificate_by_hand():
+    # rows e_1, e_2 (n = 2, d = 4), w* = (0.3, -0.2, 0, 0): b = (0.3, -0.2), X = 1, Y = 0.3,
+    # R = 2: U_i = 2.3, 2.2; the family's G_S = max_i min(8 U_i, 2 U_i + 3) = 7.6. h'(u) =
+    # 2u + 3 sin 2u has its interior maximum where cos 2u = -1/3: u* = arccos(-1/3)/2, h' =
+    # arccos(-1/3) + 2 sqrt 2 = 4.7391, and stays below it up to |u| ~ 2.94 > 2.3, so
+    # M(U_i) = M(X R + Y) = 4.7391 and k = 2 (4.7391)/(2 (7.6)) = 0.62357 (plus the certified
+    # grid's rise 8 U/(2 (m - 1)) <= 0.0023 in M)
+    from dptheory_simulations.objectives import Dataset
+    from simulations.experiments import zhang2021 as z21
+    obj = get_objective("pl-nonconvex", d=4)
+    A = np.eye(4)[:2]
+    data = Dataset(A, A @ np.array([0.3, -0.2, 0.0, 0.0]))
+    k, G_S = z21._minibatch_constants(obj, data)
+    assert G_S == pytest.approx(7.6, abs=1e-6)
+    hand = (math.acos(-1 / 3) + 2 * math.sqrt(2)) / 7.6
+    assert hand - 1e-9 <= k <= hand + 0.0023 / 7.6 + 1e-9
+
+
+@pytest.mark.parametrize("scale", [1.0, 4.0])
+def test_minibatch_certificate_bounds_random_and_canary_points(scale):
+    # random (w in the ball, i, z' in the search space) and the canary: the ratio of the
+    # measured change to the claimed 2 max(G_S, G_z')/B never exceeds the certificate k
+    from simulations.experiments import zhang2021 as z21
+    from simulations.experiments.sensitivity import per_step_value
+    obj = get_objective("pl-nonconvex", d=8, scale=scale)
+    data = obj.make_data(6, 4)
+    k, _ = z21._minibatch_constants(obj, data)
+    assert k < 1
+    cell = {"B": 4}
+    Y = float(np.max(np.abs(data.y)))
+    rng = np.random.default_rng(9)
+
+    def ratio(c):
+        return per_step_value("minibatch", obj, data, c, cell) / \
+            z21.per_step_bound("minibatch", obj, data, cell, (c["x"], c["y"]))
+    worst = 0.0
+    for _ in range(300):
+        x = rng.normal(size=8)
+        x *= data.max_norm * rng.uniform() ** 0.1 / np.linalg.norm(x)
+        w = rng.normal(size=8)
+        w *= obj.R * rng.uniform() ** 0.1 / np.linalg.norm(w)
+        worst = max(worst, ratio({"i": int(rng.integers(6)), "x": x,
+                                  "y": float(rng.uniform(-Y, Y)), "w": w}))
+    canary = ratio(z21._minibatch_canary(obj, data))
+    assert 0 < worst <= k * (1 + 1e-12)
+    assert worst < canary <= k * (1 + 1e-12)
