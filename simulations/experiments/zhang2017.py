@@ -20,6 +20,7 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy.special import expit
 
 from dptheory import registry
 from dptheory.symbolic.assumptions import (BoundedMinimizer,
@@ -510,11 +511,19 @@ def gd_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
     everywhere, the step is Lemma 2's 1/beta or Lemma 3's 1/(mu + beta), so
     ``sup Delta_T <= (2 X eta/n) sum_{k<T} (1 - eta mu)^k`` for every start and every
     neighbour whose record stays in the ball ||x|| <= X (the search's space).
+
+    Lemma 3 (mu > 0) from the instance's start w0 = 0 is sharper: ||grad F_S(0)|| =
+    ||(1/2n) sum_i y_i x_i|| <= X/2 (softplus'(0) = 1/2, the ridge term vanishes at 0), so
+    ||w*_S|| <= X/(2 mu) by strong convexity, and GD with eta <= 2/(mu + beta) contracts
+    towards w*_S, so ||w_t|| <= 2 ||w*_S|| <= X/mu for S and S' alike. There |<w, x>| <= X^2/mu
+    and the replaced record's logistic gradient has norm <= X sigma(X^2/mu), hence
+    ``g = 2 X sigma(X^2/mu)`` (sigma(m) = 1/(1 + e^-m); 0.562 x 2X at mu = 4, X = 1).
     """
     from .supremum import gd_growth_sup  # noqa: PLC0415
-    if cell.get("family", "logistic-ridge") != "logistic-ridge":
-        raise ValueError("the certified supremum is derived for family 'logistic-ridge' only, "
-                         f"got {cell.get('family')!r}")
+    if cell.get("family", "logistic-ridge") != "logistic-ridge" or \
+            cell.get("family_params", {}).get("form", "standard") != "standard":
+        raise ValueError("the certified supremum is derived for family 'logistic-ridge' "
+                         f"(form 'standard') only, got {cell.get('family')!r}")
     case = cell["case"]
     out = gd_sensitivity(cell)
     best = out["worst"]
@@ -535,15 +544,19 @@ def gd_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
         bound = evaluate_item("zhang2017.lemma2", "gd", G=G, T=T, beta=beta, n=n)
     else:
         bound = evaluate_item("zhang2017.lemma3", "gd", G=G, beta=beta, mu=mu, n=n)
-    U = gd_growth_sup(2 * X, eta, n, T, mu=mu, beta=beta)
+    # g: sup of the replaced record's gradient difference on the iterates' ball (docstring)
+    g = 2 * X if case == "convex" else 2 * X * float(expit(X * X / mu))
+    U = gd_growth_sup(g, eta, n, T, mu=mu, beta=beta)
     # the search's instance: same X, beta, mu (its records stay in the ball ||x|| <= X)
-    U_search = gd_growth_sup(2 * X, best["eta"], n, T, mu=best["mu"], beta=best["beta"])
-    derivation = ("growth recursion Delta_{t+1} <= (1 - eta mu) Delta_t + 2 X eta/n (GD map of "
+    U_search = gd_growth_sup(g, best["eta"], n, T, mu=best["mu"], beta=best["beta"])
+    derivation = ("growth recursion Delta_{t+1} <= (1 - eta mu) Delta_t + g eta/n (GD map of "
                   "the mu-strongly convex, beta-smooth F_S is (1 - eta mu)-Lipschitz for eta <= "
-                  "2/(mu + beta), nonexpansive when mu = 0 and eta <= 2/beta; the replaced "
-                  "record's logistic gradients have norm <= X, its ridge terms cancel): "
-                  f"sup Delta_T <= (2 X eta/n) sum_(k<T) (1 - eta mu)^k = {U:.6g} at X = {X:.6g}, "
-                  f"eta = {eta:.6g}, mu = {mu:g}, n = {n}, T = {T}")
+                  "2/(mu + beta), nonexpansive when mu = 0 and eta <= 2/beta; the ridge terms of "
+                  "the replaced record cancel and its logistic gradients have norm <= X, and <= "
+                  "X sigma(X^2/mu) on the ball ||w|| <= X/mu that holds the iterates from w0 = 0 "
+                  "when mu > 0): "
+                  f"sup Delta_T <= (g eta/n) sum_(k<T) (1 - eta mu)^k = {U:.6g} at g = {g:.6g}, "
+                  f"X = {X:.6g}, eta = {eta:.6g}, mu = {mu:g}, n = {n}, T = {T}")
     ratio_c = canary / bound
     if ratio_c >= best["measured"] / best["bound"]:
         worst = {"canary": True, "index": 0, "x": xp.tolist(), "y": yp, "w0": w0.tolist(),

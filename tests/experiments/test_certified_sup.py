@@ -342,3 +342,47 @@ def test_minibatch_certificate_bounds_random_and_canary_points(scale):
     canary = ratio(z21._minibatch_canary(obj, data))
     assert 0 < worst <= k * (1 + 1e-12)
     assert worst < canary <= k * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("mu", [1.0, 4.0])
+def test_lemma3_sharper_certificate_from_zero_start(mu):
+    # from w0 = 0 the iterates of GD (eta = 1/(mu + beta)) on ridge logistic stay in
+    # ||w|| <= 2 ||w*|| <= 2 (X/2)/mu = X/mu, where the replaced record's gradient difference
+    # is <= 2 X sigma(X^2/mu): random neighbours (any label, features in the ball) never leave
+    # that ball and never exceed (g eta/n) sum_k (1 - eta mu)^k
+    obj = get_objective("logistic-ridge", d=3, mu=mu)
+    n, T = 6, 12
+    data = obj.make_data(n, 5)
+    X = data.max_norm
+    beta = X ** 2 / 4 + mu
+    eta = 1 / (mu + beta)
+    g = 2 * X / (1 + math.exp(-X * X / mu))
+    U = gd_growth_sup(g, eta, n, T, mu=mu, beta=beta)
+    rng = np.random.default_rng(11)
+    a, top = z17.gd_final(obj, data.X, data.y, T, eta)
+    worst = 0.0
+    for _ in range(150):
+        x = rng.normal(size=3)
+        x *= X * rng.uniform() ** 0.2 / np.linalg.norm(x)
+        Xp, yp = z17.replace_record(data, int(rng.integers(n)), x, float(rng.choice([-1.0, 1.0])))
+        b, topb = z17.gd_final(obj, Xp, yp, T, eta)
+        assert max(top, topb) <= X / mu * (1 + 1e-12)
+        worst = max(worst, float(np.linalg.norm(a - b)))
+    assert 0 < worst <= U * (1 + 1e-12)
+
+
+def test_lemma3_mu4_cell_uses_the_sharper_certificate():
+    # X = max ||x_i|| of the base data; g = 2 X sigma(X^2/4) (about 1.124 X at X = 1); the
+    # canary (labels +-1 on one record from w0 = 0) has gradient difference exactly
+    # X (sigma(m) + sigma(-m) = 1) and attains most of the sharper certificate
+    from simulations.experiments.sensitivity import sub_seed
+    cell = {"case": "strongly-convex", "n": 50, "family": "logistic-ridge",
+            "family_params": {"d": 5, "mu": 4.0}, "point": {"T": 10}, "seed": 1, "reps": 1,
+            "examples": 5, "starts": 1, "maxfev": 20}
+    r = z17.gd_sensitivity_certified(cell)
+    X = get_objective("logistic-ridge", d=5, mu=4.0).make_data(50, sub_seed(cell, 0, 0)).max_norm
+    w = r["worst"]
+    g = 2 * X / (1 + math.exp(-X * X / 4.0))
+    q = 1 - w["eta"] * w["mu"]
+    assert r["certified_sup"] == pytest.approx(g * w["eta"] / 50 * (1 - q ** 10) / (1 - q), rel=1e-9)
+    assert 0.8 < r["measured"] / r["certified_sup"] <= 1
