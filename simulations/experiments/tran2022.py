@@ -25,7 +25,7 @@ from dptheory_simulations.objectives import get as get_objective
 from .audits import audit_recipes
 from .cells import (catalog_bound, constants, floats,
                     fmin_upper, objective_and_data, param, run_algorithm, scalar_params, utility_recipe)
-from .sensitivity import (NeighbourSpace, evaluate_item, label_space, lipschitz,
+from .sensitivity import (NeighbourSpace, certified_result, evaluate_item, label_space, lipschitz,
                           record_json, replace_record, score_key, search_kw,
                           search_neighbours, sensitivity_recipe, sub_seed)
 
@@ -577,20 +577,11 @@ def tree_node_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
                   "latest step of the epoch inside the node: sup = 2 alpha G max_nodes sum_e "
                   f"(1 - alpha)^(z - min(z, end_e)) = {U:.6g} at alpha = {alpha:g}, G = {G:.6g}, "
                   f"N = {N}, T = {T}")
-    ratio_c = canary / bound
-    if ratio_c >= best["measured"] / best["bound"]:
-        k = int(np.argmax(dv))
-        worst = {"canary": True, "index": 0, "x": Xd[0].tolist(), "y": float(yd[0]),
-                 "y_prime": float(yp0), "node": list(nodes[k]),
-                 "worst_node": list(node), "visits": visits,
-                 "permutations": "record 0 visited at the steps 'visits', else last in its epoch",
-                 "visit_residual": resid, "measured": canary, "bound": bound,
-                 "ratio": ratio_c, "G": G, "alpha": alpha, "N": N, "T": T, "eta": eta,
-                 "search_ratio": best["ratio"]}
-        measured, U_used = canary, U
-    else:
-        worst, measured, U_used, bound = ({**best, "canary_ratio": ratio_c}, best["measured"],
-                                          U_search, best["bound"])
-    return {"measured": measured, "bound": bound, "ratio": measured / bound, "worst": worst,
-            "samples": [max(out["samples"][0], canary), *out["samples"][1:]],
-            "certified_sup": U_used, "derivation": derivation}
+    return certified_result(out, {"index": 0, "x": Xd[0].tolist(), "y": float(yd[0]),
+                                  "y_prime": float(yp0), "node": list(nodes[int(np.argmax(dv))]),
+                                  "worst_node": list(node), "visits": visits,
+                                  "permutations": "record 0 visited at the steps 'visits', "
+                                                  "else last in its epoch",
+                                  "visit_residual": resid, "measured": canary, "bound": bound,
+                                  "G": G, "alpha": alpha, "N": N, "T": T, "eta": eta},
+                            U, U_search, derivation)

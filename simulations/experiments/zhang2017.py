@@ -34,8 +34,8 @@ from .audits import audit_recipes
 from .cells import (catalog_bound, catalog_setting, cell_eps, certified, constants, floats,
                     jsonable, objective_and_data, param, replicate_rng,
                     run_algorithm, scalar_params, utility_recipe)
-from .sensitivity import (SEARCH_QUICK, NeighbourSpace, evaluate_item, label_space, lipschitz,
-                          record_json, replace_record, search_kw,
+from .sensitivity import (SEARCH_QUICK, NeighbourSpace, certified_result, evaluate_item,
+                          label_space, lipschitz, record_json, replace_record, search_kw,
                           search_neighbours, sensitivity_recipe, sub_seed)
 
 MODULE = __name__
@@ -557,21 +557,12 @@ def gd_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
                   "when mu > 0): "
                   f"sup Delta_T <= (g eta/n) sum_(k<T) (1 - eta mu)^k = {U:.6g} at g = {g:.6g}, "
                   f"X = {X:.6g}, eta = {eta:.6g}, mu = {mu:g}, n = {n}, T = {T}")
-    ratio_c = canary / bound
-    if ratio_c >= best["measured"] / best["bound"]:
-        worst = {"canary": True, "index": 0, "x": xp.tolist(), "y": yp, "w0": w0.tolist(),
-                 "data": "S's records with the canary coordinates zeroed (see _canary)",
-                 "measured": canary, "bound": bound, "ratio": ratio_c, "G": G, "beta": beta,
-                 "mu": mu, "eta": eta, "T": T, "n": n, "search_ratio": best["ratio"]}
-        measured, U_used = canary, U
-    else:
-        worst, measured, U_used, bound = {**best, "canary_ratio": ratio_c}, best["measured"], \
-            U_search, best["bound"]
-    return {"measured": measured, "bound": bound, "ratio": measured / bound, "worst": worst,
-            # one value per base data set: data set 0 also carries its canary
-            "samples": [max(out["samples"][0], canary), *out["samples"][1:]],
-            "certified_sup": U_used,
-            "derivation": derivation}
+    return certified_result(out, {"index": 0, "x": xp.tolist(), "y": yp, "w0": w0.tolist(),
+                                  "data": "S's records with the canary coordinates zeroed "
+                                          "(see _canary)",
+                                  "measured": canary, "bound": bound, "G": G, "beta": beta,
+                                  "mu": mu, "eta": eta, "T": T, "n": n},
+                            U, U_search, derivation)
 
 
 def pep_lemma5(mu: float, beta: float, eta: float, T: int) -> Any:
