@@ -500,6 +500,26 @@ def _canary(obj: Any, data: Any, case: str) -> tuple[Any, np.ndarray, float, np.
     return Dataset(Xc, y), xp, yp, w0
 
 
+def _lemma3_g(obj: Any, data: Any, mu: float) -> float:
+    """``g = 2 X sigma(X rho)``: a bound on the replaced record's gradient difference along GD
+    from w0 = 0 on ridge logistic (mu > 0, eta <= 2/(mu + beta)) for S = ``data`` and every
+    neighbour S' whose record lies in the ball ||x|| <= X = max ||x_i||.
+
+    grad F_S(0) = -(1/2n) sum_i y_i x_i (softplus'(0) = 1/2; the ridge term vanishes at 0), and
+    replacing one record moves it by at most (||x_i|| + ||x'||)/(2n) <= X/n, so
+    ||grad F_S'(0)|| <= ||grad F_S(0)|| + X/n, and also <= X/2. Strong convexity gives
+    ||w*|| <= ||grad F(0)||/mu, and the GD map is a (1 - eta mu)-contraction with fixed point
+    w*, so ||w_t - w*|| <= ||w0 - w*|| = ||w*||: ||w_t|| <= rho = 2 min(||grad F_S(0)|| + X/n,
+    X/2)/mu for both runs. There |<w, x>| <= X rho, the logistic factor
+    sigma(-y<w, x>) <= sigma(X rho), and each of the two records' gradients has norm
+    <= X sigma(X rho)."""
+    n = data.n
+    X = float(data.max_norm)
+    g0 = float(np.linalg.norm(obj._grad(np.zeros((1, obj.d)), data.X, data.y)[0].mean(axis=0)))
+    rho = 2 * min(g0 * (1 + 1e-12) + X / n, X / 2) / mu
+    return 2 * X * float(expit(X * rho))
+
+
 def gd_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
     """zhang2017 Lemmas 2-3 decided: the neighbour search of :func:`gd_sensitivity`, the
     constructive canary of :func:`_canary`, and the certified supremum of the growth
@@ -512,12 +532,11 @@ def gd_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
     ``sup Delta_T <= (2 X eta/n) sum_{k<T} (1 - eta mu)^k`` for every start and every
     neighbour whose record stays in the ball ||x|| <= X (the search's space).
 
-    Lemma 3 (mu > 0) from the instance's start w0 = 0 is sharper: ||grad F_S(0)|| =
-    ||(1/2n) sum_i y_i x_i|| <= X/2 (softplus'(0) = 1/2, the ridge term vanishes at 0), so
-    ||w*_S|| <= X/(2 mu) by strong convexity, and GD with eta <= 2/(mu + beta) contracts
-    towards w*_S, so ||w_t|| <= 2 ||w*_S|| <= X/mu for S and S' alike. There |<w, x>| <= X^2/mu
-    and the replaced record's logistic gradient has norm <= X sigma(X^2/mu), hence
-    ``g = 2 X sigma(X^2/mu)`` (sigma(m) = 1/(1 + e^-m); 0.562 x 2X at mu = 4, X = 1).
+    Lemma 3 (mu > 0) from the instance's start w0 = 0 is sharper (:func:`_lemma3_g`): GD
+    with eta <= 2/(mu + beta) contracts towards the minimiser, so ||w_t|| <= 2 ||w*|| <=
+    2 ||grad F(0)||/mu (strong convexity) on S and on every neighbour S', where the replaced
+    record's logistic gradient has norm <= X sigma(X rho), rho that radius:
+    ``g = 2 X sigma(X rho)`` (sigma(m) = 1/(1 + e^-m)).
     """
     from .supremum import gd_growth_sup  # noqa: PLC0415
     if cell.get("family", "logistic-ridge") != "logistic-ridge" or \
@@ -544,17 +563,21 @@ def gd_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
         bound = evaluate_item("zhang2017.lemma2", "gd", G=G, T=T, beta=beta, n=n)
     else:
         bound = evaluate_item("zhang2017.lemma3", "gd", G=G, beta=beta, mu=mu, n=n)
-    # g: sup of the replaced record's gradient difference on the iterates' ball (docstring)
-    g = 2 * X if case == "convex" else 2 * X * float(expit(X * X / mu))
+    # g: sup of the replaced record's gradient difference on the iterates' ball (docstring),
+    # on the canary's data set and on the search's best one
+    S_best = obj.make_data(n, sub_seed(cell, int(best["dataset"]), 0))
+    if case == "convex":
+        g, g_search = 2 * X, 2 * float(S_best.max_norm)
+    else:
+        g, g_search = _lemma3_g(obj, Sc, mu), _lemma3_g(obj, S_best, best["mu"])
     U = gd_growth_sup(g, eta, n, T, mu=mu, beta=beta)
-    # the search's instance: same X, beta, mu (its records stay in the ball ||x|| <= X)
-    U_search = gd_growth_sup(g, best["eta"], n, T, mu=best["mu"], beta=best["beta"])
+    U_search = gd_growth_sup(g_search, best["eta"], n, T, mu=best["mu"], beta=best["beta"])
     derivation = ("growth recursion Delta_{t+1} <= (1 - eta mu) Delta_t + g eta/n (GD map of "
                   "the mu-strongly convex, beta-smooth F_S is (1 - eta mu)-Lipschitz for eta <= "
                   "2/(mu + beta), nonexpansive when mu = 0 and eta <= 2/beta; the ridge terms of "
                   "the replaced record cancel and its logistic gradients have norm <= X, and <= "
-                  "X sigma(X^2/mu) on the ball ||w|| <= X/mu that holds the iterates from w0 = 0 "
-                  "when mu > 0): "
+                  "X sigma(X rho) on the ball ||w|| <= rho = 2 min(||grad F_S(0)|| + X/n, X/2)/mu "
+                  "that holds the iterates of S and S' from w0 = 0 when mu > 0): "
                   f"sup Delta_T <= (g eta/n) sum_(k<T) (1 - eta mu)^k = {U:.6g} at g = {g:.6g}, "
                   f"X = {X:.6g}, eta = {eta:.6g}, mu = {mu:g}, n = {n}, T = {T}")
     return certified_result(out, {"index": 0, "x": xp.tolist(), "y": yp, "w0": w0.tolist(),
