@@ -474,8 +474,8 @@ def minibatch_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
     if cell.get("family") != "pl-nonconvex":
         raise ValueError(f"the certificate is derived for family 'pl-nonconvex', got {cell.get('family')!r}")
     obj = get_objective("pl-nonconvex", **cell.get("family_params", {}))
-    n = int({**cell, **cell.get("point", {})}.get("n", 50))
     merged = {**cell, **cell["point"]}
+    n = int(merged.get("n", 50))
     k, best, samples = 0.0, out["worst"], list(out["samples"])
     for r in range(int(cell["reps"])):
         data = obj.make_data(n, sub_seed(cell, r, 0))
