@@ -16,6 +16,7 @@ smallest admissible constant).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -207,6 +208,53 @@ def _yang2022_propE3() -> CheckResult:
 # ---------------------------------------------------------------------------------------
 
 LEMMA4_RUNS = 20_000
+#: the deltas and horizons of the exact worst-case family (stopped random walks)
+LEMMA4_EXACT_DELTAS = (0.99, 0.9, 0.5, 0.1, 0.01)
+LEMMA4_T_MAX = 200
+
+
+def stopped_walk_tail(T: int, m: int) -> Fraction:
+    """``P(max_{k <= T} S_k >= m)`` for the simple symmetric random walk S_k (steps +-1),
+    exactly, by the reflection principle: a path that reaches m and ends below m is the
+    reflection (after its first visit to m) of a path ending above m, so
+    ``P(M_T >= m) = P(S_T >= m) + P(S_T > m)``, with ``S_T = 2K - T``, K ~ Bin(T, 1/2)."""
+    if int(T) < 0 or int(m) < 1:
+        raise ValueError(f"need T >= 0 and m >= 1, got T={T}, m={m}")
+    T, m = int(T), int(m)
+
+    def at_least(v: int) -> int:        # #paths with S_T >= v, i.e. K >= ceil((T + v)/2)
+        k0 = max(0, -((-(T + v)) // 2))
+        return sum(math.comb(T, k) for k in range(k0, T + 1))
+    return Fraction(at_least(m) + at_least(m + 1), 2 ** T)
+
+
+def lemma4_stopped_walk(delta: float, t_max: int = LEMMA4_T_MAX) -> dict[str, Any]:
+    """The exact tail of Lemma 4's sum for the stopped walk, maximised over T <= ``t_max``.
+
+    X_t = sigma eps_t while S_{t-1} <= thr and X_t = 0 afterwards (eps_t Rademacher,
+    sigma_t = sigma, thr = sqrt(3 log(1/delta) T) sigma). It is a martingale-difference
+    sequence with E_{t-1} exp(X_t^2/sigma^2) in {e, 1}, so Lemma 4's hypothesis holds, and the
+    sum stays above thr once it crosses it: ``P(sum X_t > thr) = P(M_T >= m)`` with m the
+    least integer > thr/sigma (:func:`stopped_walk_tail`). Stopping doubles the Gaussian tail
+    (reflection) and, for delta near 1, a short walk crosses m = 1 with probability
+    1 - C(T, floor(T/2))/2^T: the family reaches most of delta there (5/8 = 0.694 delta at
+    delta = 0.9, T = 3). thr/sigma is computed with 50 digits, so m is exact."""
+    import mpmath  # noqa: PLC0415
+    if not 0 < delta < 1:
+        raise ValueError(f"delta must be in (0, 1), got {delta}")
+    best: dict[str, Any] | None = None
+    with mpmath.workdps(50):
+        lam2 = 3 * mpmath.log(1 / mpmath.mpf(delta))
+        for T in range(1, int(t_max) + 1):
+            m = int(mpmath.floor(mpmath.sqrt(lam2 * T))) + 1
+            p = stopped_walk_tail(T, m)
+            if best is None or p > best["p"]:
+                best = {"T": T, "m": m, "p": p}
+    assert best is not None
+    d = Fraction(delta)
+    return {"delta": delta, "T": best["T"], "m": best["m"], "tail": _fmt(float(best["p"])),
+            "tail_exact": f"{best['p'].numerator}/{best['p'].denominator}",
+            "ratio": _fmt(float(best["p"] / d)), "exceeds": bool(best["p"] > d)}
 
 
 def _zhang2017_lemma4() -> CheckResult:
@@ -237,8 +285,19 @@ def _zhang2017_lemma4() -> CheckResult:
                 rows.append({"T": T, "dist": dist, "delta": delta, "threshold": _fmt(thr),
                              "failures": k, "runs": LEMMA4_RUNS, "rate": _fmt(k / LEMMA4_RUNS),
                              "cp99_low": _fmt(lo), "cp99_high": _fmt(hi), "verdict": v})
+    exact = [lemma4_stopped_walk(d) for d in LEMMA4_EXACT_DELTAS]
     ev = {"rows": rows, "confidence": "two-sided Clopper-Pearson 99%",
-          "sigma_t": "uniform[0.5, 2], seed 0"}
+          "sigma_t": "uniform[0.5, 2], seed 0", "stopped_walk": exact,
+          "stopped_walk_note": "exact tails of the stopped Rademacher walk (lemma4_stopped_walk), "
+                               f"best T <= {LEMMA4_T_MAX} per delta"}
+    over = [r for r in exact if r["exceeds"]]
+    if over:
+        ev["counterexample"] = over[0]
+        return CheckResult("refuted", f"zhang2017.lemma4: the stopped random walk's exact tail "
+                           f"{over[0]['tail_exact']} exceeds delta = {over[0]['delta']} at T = "
+                           f"{over[0]['T']}", ev, claim="sup-bound", severity="bound",
+                           consequence="the martingale tail bound used by Theorem 6 fails for "
+                           "the sequence given")
     if "above" in verdicts:
         bad = [r for r in rows if r["verdict"] == "above"]
         ev["counterexample"] = bad[0]
@@ -246,11 +305,28 @@ def _zhang2017_lemma4() -> CheckResult:
                            "settings", ev, claim="sup-bound", severity="bound",
                            consequence="the martingale tail bound used by Theorem 6 fails for "
                            "the sequence given")
+    top = max(exact, key=lambda r: r["ratio"])
+    ev["reach"] = top["ratio"]
+    if top["ratio"] >= 0.5:
+        # an exact tail, no sampling error: a claimed tail bound below it would be refuted
+        half = Fraction(top["delta"]) / 2
+        power = {"statement": f"the stopped walk's exact tail reaches {top['ratio']} of delta at "
+                              f"delta = {top['delta']} (T = {top['T']}): a tail bound below "
+                              f"{top['tail']} there would have been refuted",
+                 "reach": top["ratio"],
+                 "selftest": {"planted": f"tail <= delta/2 = {float(half):g} at delta = "
+                                         f"{top['delta']}",
+                              "caught": bool(Fraction(top["tail_exact"]) > half)}}
+        ratios = ", ".join(f"{r['ratio']} at {r['delta']}" for r in exact)
+        return CheckResult("supported", f"zhang2017.lemma4: exact tails of the stopped random "
+                           f"walk stay below delta at every delta tested (tail/delta: {ratios}); "
+                           f"Monte Carlo rows below delta in all {len(rows)} settings", ev,
+                           claim="sup-bound", power=power)
     if "straddles" in verdicts:
         return CheckResult("inconclusive", "zhang2017.lemma4: some CP intervals contain delta",
                            ev, claim="sup-bound")
     worst = max(rows, key=lambda r: r["rate"] / r["delta"])
-    reach = worst["rate"] / worst["delta"]
+    reach = max(worst["rate"] / worst["delta"], top["ratio"])
     ev["reach"] = _fmt(reach)
     # The lemma is a supremum over sequences; these two reach only `reach` of delta, so a
     # violation would need a sequence far closer to the worst case than any tested here.

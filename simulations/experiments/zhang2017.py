@@ -20,6 +20,7 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy.special import expit
 
 from dptheory import registry
 from dptheory.symbolic.assumptions import (BoundedMinimizer,
@@ -33,8 +34,8 @@ from .audits import audit_recipes
 from .cells import (catalog_bound, catalog_setting, cell_eps, certified, constants, floats,
                     jsonable, objective_and_data, param, replicate_rng,
                     run_algorithm, scalar_params, utility_recipe)
-from .sensitivity import (SEARCH_QUICK, NeighbourSpace, evaluate_item, label_space, lipschitz,
-                          record_json, replace_record, search_kw,
+from .sensitivity import (SEARCH_QUICK, NeighbourSpace, certified_result, evaluate_item,
+                          label_space, lipschitz, record_json, replace_record, search_kw,
                           search_neighbours, sensitivity_recipe, sub_seed)
 
 MODULE = __name__
@@ -523,7 +524,7 @@ HYPERPARAMETERS: dict[tuple[str, str], tuple[str, str, str]] = {
 # these constants are far from their defaults.
 RECIPES += [
     sensitivity_recipe(f"zhang2017.lemma3:gd-sensitivity-mu-{tag}", "zhang2017.lemma3",
-                       f"{MODULE}:gd_sensitivity", {"T": [10, 50]},
+                       f"{MODULE}:gd_sensitivity_certified", {"T": [10, 50]},
                        {"case": "strongly-convex", "n": 50, "family": "logistic-ridge",
                         "family_params": {"d": 5, "mu": mu}, **SEARCH_QUICK},
                        {"T": [10, 100, 1000]}, "max ||w_T(S) - w_T(S')||",
@@ -583,6 +584,26 @@ def _canary(obj: Any, data: Any, case: str) -> tuple[Any, np.ndarray, float, np.
     return Dataset(Xc, y), xp, yp, w0
 
 
+def _lemma3_g(obj: Any, data: Any, mu: float) -> float:
+    """``g = 2 X sigma(X rho)``: a bound on the replaced record's gradient difference along GD
+    from w0 = 0 on ridge logistic (mu > 0, eta <= 2/(mu + beta)) for S = ``data`` and every
+    neighbour S' whose record lies in the ball ||x|| <= X = max ||x_i||.
+
+    grad F_S(0) = -(1/2n) sum_i y_i x_i (softplus'(0) = 1/2; the ridge term vanishes at 0), and
+    replacing one record moves it by at most (||x_i|| + ||x'||)/(2n) <= X/n, so
+    ||grad F_S'(0)|| <= ||grad F_S(0)|| + X/n, and also <= X/2. Strong convexity gives
+    ||w*|| <= ||grad F(0)||/mu, and the GD map is a (1 - eta mu)-contraction with fixed point
+    w*, so ||w_t - w*|| <= ||w0 - w*|| = ||w*||: ||w_t|| <= rho = 2 min(||grad F_S(0)|| + X/n,
+    X/2)/mu for both runs. There |<w, x>| <= X rho, the logistic factor
+    sigma(-y<w, x>) <= sigma(X rho), and each of the two records' gradients has norm
+    <= X sigma(X rho)."""
+    n = data.n
+    X = float(data.max_norm)
+    g0 = float(np.linalg.norm(obj._grad(np.zeros((1, obj.d)), data.X, data.y)[0].mean(axis=0)))
+    rho = 2 * min(g0 * (1 + 1e-12) + X / n, X / 2) / mu
+    return 2 * X * float(expit(X * rho))
+
+
 def gd_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
     """zhang2017 Lemmas 2-3 decided: the neighbour search of :func:`gd_sensitivity`, the
     constructive canary of :func:`_canary`, and the certified supremum of the growth
@@ -594,11 +615,18 @@ def gd_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
     everywhere, the step is Lemma 2's 1/beta or Lemma 3's 1/(mu + beta), so
     ``sup Delta_T <= (2 X eta/n) sum_{k<T} (1 - eta mu)^k`` for every start and every
     neighbour whose record stays in the ball ||x|| <= X (the search's space).
+
+    Lemma 3 (mu > 0) from the instance's start w0 = 0 is sharper (:func:`_lemma3_g`): GD
+    with eta <= 2/(mu + beta) contracts towards the minimiser, so ||w_t|| <= 2 ||w*|| <=
+    2 ||grad F(0)||/mu (strong convexity) on S and on every neighbour S', where the replaced
+    record's logistic gradient has norm <= X sigma(X rho), rho that radius:
+    ``g = 2 X sigma(X rho)`` (sigma(m) = 1/(1 + e^-m)).
     """
     from .supremum import gd_growth_sup  # noqa: PLC0415
-    if cell.get("family", "logistic-ridge") != "logistic-ridge":
-        raise ValueError("the certified supremum is derived for family 'logistic-ridge' only, "
-                         f"got {cell.get('family')!r}")
+    if cell.get("family", "logistic-ridge") != "logistic-ridge" or \
+            cell.get("family_params", {}).get("form", "standard") != "standard":
+        raise ValueError("the certified supremum is derived for family 'logistic-ridge' "
+                         f"(form 'standard') only, got {cell.get('family')!r}")
     case = cell["case"]
     out = gd_sensitivity(cell)
     best = out["worst"]
@@ -619,30 +647,29 @@ def gd_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
         bound = evaluate_item("zhang2017.lemma2", "gd", G=G, T=T, beta=beta, n=n)
     else:
         bound = evaluate_item("zhang2017.lemma3", "gd", G=G, beta=beta, mu=mu, n=n)
-    U = gd_growth_sup(2 * X, eta, n, T, mu=mu, beta=beta)
-    # the search's instance: same X, beta, mu (its records stay in the ball ||x|| <= X)
-    U_search = gd_growth_sup(2 * X, best["eta"], n, T, mu=best["mu"], beta=best["beta"])
-    derivation = ("growth recursion Delta_{t+1} <= (1 - eta mu) Delta_t + 2 X eta/n (GD map of "
-                  "the mu-strongly convex, beta-smooth F_S is (1 - eta mu)-Lipschitz for eta <= "
-                  "2/(mu + beta), nonexpansive when mu = 0 and eta <= 2/beta; the replaced "
-                  "record's logistic gradients have norm <= X, its ridge terms cancel): "
-                  f"sup Delta_T <= (2 X eta/n) sum_(k<T) (1 - eta mu)^k = {U:.6g} at X = {X:.6g}, "
-                  f"eta = {eta:.6g}, mu = {mu:g}, n = {n}, T = {T}")
-    ratio_c = canary / bound
-    if ratio_c >= best["measured"] / best["bound"]:
-        worst = {"canary": True, "index": 0, "x": xp.tolist(), "y": yp, "w0": w0.tolist(),
-                 "data": "S's records with the canary coordinates zeroed (see _canary)",
-                 "measured": canary, "bound": bound, "ratio": ratio_c, "G": G, "beta": beta,
-                 "mu": mu, "eta": eta, "T": T, "n": n, "search_ratio": best["ratio"]}
-        measured, U_used = canary, U
+    # g: sup of the replaced record's gradient difference on the iterates' ball (docstring),
+    # on the canary's data set and on the search's best one
+    S_best = obj.make_data(n, sub_seed(cell, int(best["dataset"]), 0))
+    if case == "convex":
+        g, g_search = 2 * X, 2 * float(S_best.max_norm)
     else:
-        worst, measured, U_used, bound = {**best, "canary_ratio": ratio_c}, best["measured"], \
-            U_search, best["bound"]
-    return {"measured": measured, "bound": bound, "ratio": measured / bound, "worst": worst,
-            # one value per base data set: data set 0 also carries its canary
-            "samples": [max(out["samples"][0], canary), *out["samples"][1:]],
-            "certified_sup": U_used,
-            "derivation": derivation}
+        g, g_search = _lemma3_g(obj, Sc, mu), _lemma3_g(obj, S_best, best["mu"])
+    U = gd_growth_sup(g, eta, n, T, mu=mu, beta=beta)
+    U_search = gd_growth_sup(g_search, best["eta"], n, T, mu=best["mu"], beta=best["beta"])
+    derivation = ("growth recursion Delta_{t+1} <= (1 - eta mu) Delta_t + g eta/n (GD map of "
+                  "the mu-strongly convex, beta-smooth F_S is (1 - eta mu)-Lipschitz for eta <= "
+                  "2/(mu + beta), nonexpansive when mu = 0 and eta <= 2/beta; the ridge terms of "
+                  "the replaced record cancel and its logistic gradients have norm <= X, and <= "
+                  "X sigma(X rho) on the ball ||w|| <= rho = 2 min(||grad F_S(0)|| + X/n, X/2)/mu "
+                  "that holds the iterates of S and S' from w0 = 0 when mu > 0): "
+                  f"sup Delta_T <= (g eta/n) sum_(k<T) (1 - eta mu)^k = {U:.6g} at g = {g:.6g}, "
+                  f"X = {X:.6g}, eta = {eta:.6g}, mu = {mu:g}, n = {n}, T = {T}")
+    return certified_result(out, {"index": 0, "x": xp.tolist(), "y": yp, "w0": w0.tolist(),
+                                  "data": "S's records with the canary coordinates zeroed "
+                                          "(see _canary)",
+                                  "measured": canary, "bound": bound, "G": G, "beta": beta,
+                                  "mu": mu, "eta": eta, "T": T, "n": n},
+                            U, U_search, derivation)
 
 
 def pep_lemma5(mu: float, beta: float, eta: float, T: int) -> Any:

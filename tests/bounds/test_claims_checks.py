@@ -72,10 +72,23 @@ def test_zhang2017_lemma4(results):
     # lambda^2 = 3 log(1/delta) the tail is <= delta. For Rademacher +-s_t the sub-Gaussian
     # (Hoeffding) tail is exp(-lambda^2/2) = delta^{3/2} < delta: no violation, but these
     # sequences reach at most delta^{1/2} ~ 0.32 of delta (delta = 0.1), below the 0.5 reach
-    # a supremum test needs to have been able to fail: inconclusive, not supported.
+    # a supremum test needs. The stopped walk (X_t = +-s until the sum crosses the threshold,
+    # then 0) is a martingale-difference sequence meeting the hypothesis; near delta = 1 it
+    # reaches most of delta: at delta = 0.9, lambda^2 = 3 log(10/9) = 0.316, so for T <= 3
+    # the threshold lambda sqrt(T) s < s and the tail is P(the walk ever reaches +1 by T) =
+    # 1 - C(T, floor(T/2))/2^T, largest at T = 3: 5/8 (paths +, -++: 4/8 + 1/8), i.e.
+    # 0.694 delta; at delta = 0.99 (lambda^2 = 0.0302, T <= 33) 1 - C(33, 16)/2^33 = 0.8642.
+    # Larger T only approach the reflected Gaussian tail 2 Phi-bar(lambda) = 0.574 < 5/8.
+    # So the check could have failed and did not: supported, reach 0.8729 (delta = 0.99).
     r = results["zhang2017.lemma4:martingale-tail"]
-    assert r.verdict == "inconclusive"
-    assert r.evidence["reach"] < 0.5
+    assert r.verdict == "supported"
+    exact = {row["delta"]: row for row in r.evidence["stopped_walk"]}
+    assert exact[0.9]["tail_exact"] == "5/8" and exact[0.9]["T"] == 3
+    assert exact[0.99]["T"] == 33
+    assert exact[0.99]["tail"] == pytest.approx(1 - math.comb(33, 16) / 2 ** 33, rel=1e-6)
+    assert r.evidence["reach"] == pytest.approx((1 - math.comb(33, 16) / 2 ** 33) / 0.99, rel=1e-5)
+    assert not any(row["exceeds"] for row in exact.values())
+    assert r.power["selftest"]["caught"]
     rows = r.evidence["rows"]
     assert len(rows) == 8 and all(row["runs"] == 20_000 for row in rows)
     for row in rows:
@@ -147,3 +160,32 @@ def test_zhang2017_lemma12_missing_beta(results):
     bad = [(row["beta"], row["oracle"]) for row in r.evidence["rows"] if row["violated_both_readings"]]
     assert bad == [(4.0, "variance sigma^2"), (10.0, "noiseless"), (10.0, "variance sigma^2")]
     assert r.evidence["corrected_holds_on_all_rows"] is True
+
+
+def test_stopped_walk_tail_matches_path_enumeration():
+    # every one of the 2^T sign paths of the stopped martingale X_t = eps_t while the sum is
+    # below m, 0 afterwards: the fraction whose final sum reaches m, and the hypothesis
+    # E_{t-1} exp(X_t^2) in {e, 1} (sigma = 1) holds on each path by construction
+    import itertools
+    from fractions import Fraction
+    from dptheory_bounds.checks.claims import stopped_walk_tail
+    for T in range(1, 11):
+        for m in range(1, T + 2):
+            hits = 0
+            for eps in itertools.product((-1, 1), repeat=T):
+                s = 0
+                for e in eps:
+                    if s < m:
+                        s += e
+                hits += s >= m
+            assert stopped_walk_tail(T, m) == Fraction(hits, 2 ** T), (T, m)
+
+
+def test_planted_wrong_tail_bound_is_refuted():
+    # a claim P <= delta/2 at delta = 0.9 is false for the stopped walk (5/8 > 0.45)
+    from fractions import Fraction
+    from dptheory_bounds.checks.claims import lemma4_stopped_walk
+    row = lemma4_stopped_walk(0.9)
+    assert Fraction(row["tail_exact"]) > Fraction(0.9) / 2
+    with pytest.raises(ValueError, match="delta"):
+        lemma4_stopped_walk(1.0)
