@@ -459,7 +459,8 @@ JUSTIFICATIONS: dict[str, Justification] = {
     "zhang2017.lemma9.corrected": _r("zhang2017.lemma9", "zhang2017.lemma9:subsampled-gaussian-profile"),
     "zhang2017.lemma10.corrected": _r("zhang2017.lemma10", "zhang2017.lemma10:vs-dwork-roth"),
     "zhang2017.lemma11.corrected": _r("zhang2017.lemma11", "zhang2017.lemma11:quadratic-gd"),
-    "zhang2017.lemma12.corrected": _r("zhang2017.lemma12", "zhang2017.lemma12:quadratic-gd"),
+    "zhang2017.lemma12.corrected": _r("zhang2017.lemma12", "zhang2017.lemma12:quadratic-gd",
+                                      "zhang2017.lemma12:convex-step-size"),
     "zhang2017.thm6.corrected": Justification(
         "undecided", "zhang2017.thm6", reason="the printed sigma_t^2 = 2a(eta L + beta L "
         "eta^2) alpha^2 is dimensionally inconsistent, but whether it falls below the "

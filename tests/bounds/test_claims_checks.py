@@ -26,7 +26,8 @@ def test_registered_and_items_exist():
     assert set(BY_ID) == {"yang2022.eq7:candidate-forms", "yang2022.propE.3:vs-numerical-rdp",
                           "zhang2017.lemma4:martingale-tail",
                           "tran2022.eq3:identity-fresh-permutation", "zhang2021.thm2.1:c2-pairs",
-                          "zhang2017.lemma11:quadratic-gd", "zhang2017.lemma12:quadratic-gd"}
+                          "zhang2017.lemma11:quadratic-gd", "zhang2017.lemma12:quadratic-gd",
+                          "zhang2017.lemma12:convex-step-size", "zhang2017.thm3:w-hat-norm"}
     for c in CHECKS:
         registry.get(c.item)
 
@@ -147,3 +148,51 @@ def test_zhang2017_lemma12_missing_beta(results):
     bad = [(row["beta"], row["oracle"]) for row in r.evidence["rows"] if row["violated_both_readings"]]
     assert bad == [(4.0, "variance sigma^2"), (10.0, "noiseless"), (10.0, "variance sigma^2")]
     assert r.evidence["corrected_holds_on_all_rows"] is True
+
+
+# --- zhang2017.lemma12 convex part and zhang2017.thm3's ||w_hat|| (recall) ---------------
+
+def test_zhang2017_lemma12_convex_step_size_refuted_and_planted_step_holds():
+    from dptheory_bounds.checks.claims import _zhang2017_lemma12_convex
+    res = _zhang2017_lemma12_convex()
+    assert res.verdict == "refuted" and res.severity == "bound"
+    row = next(r for r in res.evidence["rows"]
+               if r["beta"] == 1 and r["k"] == 0.01 and r["T"] == 10 ** 6)
+    # independent: run the second-moment recursion step by step (floats), R from 0
+    k, T = 0.01, 10 ** 6
+    eta = min(1.0, math.sqrt(k) / math.sqrt(T))
+    m, acc = 1.0, 0.0
+    for _ in range(T):
+        acc += m
+        m = (1 - eta * k) ** 2 * m + eta ** 2
+    lhs = k / 2 * acc / T
+    assert math.isclose(row["lhs_R_from_0"], lhs, rel_tol=1e-5)
+    assert lhs > 1 / T + 2 / math.sqrt(T)          # the printed convex bound at w0 = 1
+    # planted: with the step ||w0 - w_hat||/(sigma sqrt T) the printed bound holds
+    assert _zhang2017_lemma12_convex(planted_step=True).verdict == "supported"
+
+
+def test_zhang2017_thm3_excess_positive_where_printed_rate_is_zero():
+    from scipy import integrate, stats
+    from dptheory_bounds.checks.claims import _zhang2017_thm3_w_hat
+    res = _zhang2017_thm3_w_hat()
+    assert res.verdict == "refuted" and res.severity == "bound"
+
+    def huber(r: float) -> float:
+        return r * r / 2 if abs(r) <= 1 else abs(r) - 0.5
+    for r in res.evidence["rows"]:
+        if r["noise"] == "laplace":
+            dens = stats.laplace(scale=r["noise_scale"]).pdf
+        else:
+            dens = stats.norm(scale=r["noise_scale"]).pdf
+        val = sum(integrate.quad(lambda x: huber(x) * dens(x), a, b, limit=200)[0]
+                  for a, b in ((-math.inf, -1), (-1, 1), (1, math.inf)))
+        assert math.isclose(r["excess"], r["c"] * val, rel_tol=1e-4)
+        if r["|w_hat|"] == 0:
+            assert r["printed_rate"] == 0 and r["excess_certified_lower"] > 0
+    # planted: a rate with D = 1 in place of ||w_hat|| is not refuted by the same rows —
+    # the excess stays within a fixed multiple of [sqrt(beta) L d D^2/(n eps)]^(2/3)
+    for r in res.evidence["rows"]:
+        D_rate = ((math.sqrt(r["c"]) * r["c"] * (1 if r["delta"] == 0 else
+                  math.sqrt(math.log(1 / r["delta"])))) / (r["n"] * r["eps"])) ** (2 / 3)
+        assert r["excess"] <= 50 * D_rate
