@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import mpmath as mp
+import sympy as sp
 from scipy import optimize, stats
 
 from dptheory.privacy import get_epsilon, rdp_fixed_size_gaussian
@@ -664,6 +665,84 @@ def _huber(r: float) -> float:
     return r * r / 2 if r <= 1 else r - 0.5
 
 
+# ---------------------------------------------------------------------------------------
+# zhang2017.thm3.remarks (1): "when d is smaller than n, then both bounds are below the
+# typical Theta~(n^-1/2) generalization error"
+# ---------------------------------------------------------------------------------------
+
+def _zhang2017_thm3_below_generalization(d_of_n: Any = None) -> CheckResult:
+    """The sufficient condition 'd < n' against Theorem 3's rates along d = n/2 (``d_of_n``
+    overrides the path: planted variants), eps = 1, delta = 1e-5, constants beta = L = D = 1:
+    the ratio of each rate to n^(-1/2) log(n)^k tends to infinity for every k, so no constant
+    and no polylog factor of the Theta~ puts the rate below the generalization error."""
+    from dptheory import registry
+    nn, k = sp.symbols("n k", positive=True)
+    path = nn / 2 if d_of_n is None else d_of_n(nn)
+    limits, rows = {}, []
+    for item in ("zhang2017.thm3.eps", "zhang2017.thm3.approx"):
+        rate = registry.get(item).rate
+        env = {s: 1 for s in rate.free_symbols if str(s) in ("D", "G", "beta", "eps")}
+        env.update({s: sp.Rational(1, 10 ** 5) for s in rate.free_symbols if str(s) == "delta"})
+        env.update({s: path for s in rate.free_symbols if str(s) == "d"})
+        r = rate.subs(env).subs({s: nn for s in rate.free_symbols if str(s) == "n"})
+        limits[item] = {f"k={kk}": str(sp.limit(r / (nn ** sp.Rational(-1, 2) * sp.log(nn) ** kk),
+                                                nn, sp.oo)) for kk in (0, 1, 2, 5)}
+        for nv in (10 ** 4, 10 ** 6, 10 ** 8):
+            rows.append({"item": item, "n": nv, "d": _fmt(path.subs(nn, nv)),
+                         "rate": _fmt(r.subs(nn, nv)), "n^-1/2": _fmt(nv ** -0.5)})
+    ev = {"path": f"d = {sp.sstr(path)} (< n), eps = 1, delta = 1e-5, beta = L = D = 1",
+          "limits_rate_over_n^-1/2_log(n)^k": limits, "rows": rows,
+          "needed": "the eps-DP rate (d/(n eps))^(2/3) is <= n^(-1/2) only when d <= eps "
+                    "n^(1/4); the (eps, delta) rate only when d <= eps^2 sqrt(n)/log(1/delta)"}
+    bad = [i for i, lim in limits.items() if all(v == "oo" for v in lim.values())]
+    if not bad:
+        return CheckResult("supported", "along the path both rates stay within n^(-1/2) times "
+                           "a polylog", ev, claim="sufficient-condition",
+                           power={"statement": "symbolic limits along the path"})
+    return CheckResult(
+        "refuted", f"zhang2017 remark after Theorem 3: 'd < n' does not put the rates below "
+        f"Theta~(n^(-1/2)): along d = n/2 (eps = 1) the rate over n^(-1/2) log(n)^k tends to "
+        f"infinity for every k ({', '.join(bad)}); e.g. n = 1e8: eps-DP rate "
+        f"{rows[2]['rate']:.3g}, (eps, delta) rate {rows[5]['rate']:.3g} vs n^(-1/2) = 1e-4",
+        ev, claim="sufficient-condition", severity="rate",
+        root="zhang2017.thm3.remarks:d-below-n",
+        consequence="the remark's condition is far too weak: the rates are below the "
+        "generalization error only for d <= eps n^(1/4) (eps-DP) or d <= eps^2 sqrt(n)/"
+        "log(1/delta) ((eps, delta)); Theorem 3 itself is unaffected")
+
+
+# ---------------------------------------------------------------------------------------
+# zhang2017.exp (Sec. 4): the logistic loss as printed, log(1 + exp(1 + y <w, x>))
+# ---------------------------------------------------------------------------------------
+
+def _zhang2017_logistic_sign(printed: Any = None) -> CheckResult:
+    """The printed loss as a function of the margin m = y <w, x> against the logistic loss
+    log(1 + exp(-m)) it names (``printed`` overrides it: planted variants)."""
+    m = sp.Symbol("m", real=True)
+    f = sp.log(1 + sp.exp(1 + m)) if printed is None else printed(m)
+    standard = sp.log(1 + sp.exp(-m))
+    df = sp.simplify(sp.diff(f, m))
+    increasing = bool(sp.simplify(df - sp.exp(1 + m) / (1 + sp.exp(1 + m))) == 0) \
+        if printed is None else bool(sp.N(df.subs(m, 0)) > 0)
+    rows = [{"margin": mv, "printed": _fmt(sp.N(f.subs(m, mv))),
+             "logistic": _fmt(sp.N(standard.subs(m, mv)))} for mv in (-5, 0, 5)]
+    ev = {"derivative_of_printed_in_margin": sp.sstr(df), "rows": rows,
+          "argument": "a classification loss must decrease in the margin y <w, x>; the printed "
+                      "one has derivative e^(1+m)/(1 + e^(1+m)) > 0, so its ERM rewards "
+                      "misclassification"}
+    if not increasing:
+        return CheckResult("supported", "the loss decreases in the margin", ev, claim="identity",
+                           power={"statement": "symbolic derivative in the margin"})
+    return CheckResult(
+        "refuted", f"zhang2017 Sec. 4: the printed 'logistic' loss log(1 + exp(1 + y<w,x>)) "
+        f"increases with the margin (derivative e^(1+m)/(1 + e^(1+m)) > 0): at margin 5 it is "
+        f"{rows[2]['printed']:.5g} (logistic {rows[2]['logistic']:.3g}), at -5 "
+        f"{rows[0]['printed']:.3g} (logistic {rows[0]['logistic']:.5g})", ev, claim="identity",
+        severity="notation", root="zhang2017.exp:logistic-sign",
+        consequence="a typo for log(1 + exp(-y<w,x>)): minimising the printed loss rewards "
+        "misclassification; the experiments presumably used the standard loss")
+
+
 CHECKS: list[Check] = [
     Check.of("yang2022.eq7", "candidate-forms", "property", _yang2022_eq7,
         "forms (A) 1/3, 8/3 and (B) 2/3, 2 on random pairs, adversarial search, polar grid"),
@@ -681,6 +760,11 @@ CHECKS: list[Check] = [
         "part (1) at its step with sigma chosen so eta = 0.1/beta, exact GD, both readings"),
     Check.of("zhang2017.lemma12", "convex-step-size", "property", _zhang2017_lemma12_convex,
         "convex part at its step D_f/(sigma sqrt T) on F = (k/2) w^2, exact geometric sums"),
+    Check.of("zhang2017.thm3.remarks", "below-generalization", "property",
+        _zhang2017_thm3_below_generalization,
+        "Theorem 3's rates over n^(-1/2) log(n)^k along d = n/2: symbolic limits"),
+    Check.of("zhang2017.exp", "logistic-sign", "property", _zhang2017_logistic_sign,
+        "the printed logistic loss as a function of the margin (symbolic derivative)"),
     Check.of("zhang2017.thm3", "w-hat-norm", "property", _zhang2017_thm3_w_hat,
         "printed ||w_hat|| rates against the exact excess on a Huber loss with w_hat = a"),
     Check.of("zhang2021.thm2.1", "c2-pairs", "property", _zhang2021_thm21,

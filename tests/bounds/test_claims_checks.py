@@ -27,7 +27,9 @@ def test_registered_and_items_exist():
                           "zhang2017.lemma4:martingale-tail",
                           "tran2022.eq3:identity-fresh-permutation", "zhang2021.thm2.1:c2-pairs",
                           "zhang2017.lemma11:quadratic-gd", "zhang2017.lemma12:quadratic-gd",
-                          "zhang2017.lemma12:convex-step-size", "zhang2017.thm3:w-hat-norm"}
+                          "zhang2017.lemma12:convex-step-size", "zhang2017.thm3:w-hat-norm",
+                          "zhang2017.thm3.remarks:below-generalization",
+                          "zhang2017.exp:logistic-sign"}
     for c in CHECKS:
         registry.get(c.item)
 
@@ -196,3 +198,29 @@ def test_zhang2017_thm3_excess_positive_where_printed_rate_is_zero():
         D_rate = ((math.sqrt(r["c"]) * r["c"] * (1 if r["delta"] == 0 else
                   math.sqrt(math.log(1 / r["delta"])))) / (r["n"] * r["eps"])) ** (2 / 3)
         assert r["excess"] <= 50 * D_rate
+
+
+def test_zhang2017_d_below_n_does_not_put_theorem3_below_n_to_minus_half():
+    import sympy as sp
+    from dptheory_bounds.checks.claims import _zhang2017_thm3_below_generalization
+    res = _zhang2017_thm3_below_generalization()
+    assert res.verdict == "refuted" and res.severity == "rate"
+    # independent: at d = n/2, eps = 1 the eps-DP rate (d/(n eps))^(2/3) = 2^(-2/3) for every n
+    for r in res.evidence["rows"]:
+        if r["item"] == "zhang2017.thm3.eps":
+            assert math.isclose(r["rate"], 2 ** (-2 / 3), rel_tol=1e-5)
+    # planted: d = n^(1/8) (d <= n^(1/4)) keeps both rates below n^(-1/2)
+    assert _zhang2017_thm3_below_generalization(
+        lambda n: n ** sp.Rational(1, 8)).verdict == "supported"
+
+
+def test_zhang2017_printed_logistic_loss_increases_with_the_margin():
+    import sympy as sp
+    from dptheory_bounds.checks.claims import _zhang2017_logistic_sign
+    res = _zhang2017_logistic_sign()
+    assert res.verdict == "refuted" and res.severity == "notation"
+    row = next(r for r in res.evidence["rows"] if r["margin"] == 5)
+    assert math.isclose(row["printed"], math.log1p(math.exp(6)), rel_tol=1e-5)
+    assert math.isclose(row["logistic"], math.log1p(math.exp(-5)), rel_tol=1e-5)
+    # planted: the standard loss decreases in the margin
+    assert _zhang2017_logistic_sign(lambda m: sp.log(1 + sp.exp(-m))).verdict == "supported"
