@@ -272,6 +272,67 @@ def zhang2017_thm5_variance(d_values: tuple[int, ...] = (1, 2, 3, 10)) -> CheckR
         "theorem survives and the printed proof step does not")
 
 
+# ---------------------------------------------------------------------------------------
+# zhang2017 A.6 (Theorem 6): "if we set sigma_t^2 = 2a(eta_t L + beta L eta_t^2) alpha^2 ...
+# then E_{t-1}[exp(Y_t^2/sigma_t^2)] <= exp(1)"
+# ---------------------------------------------------------------------------------------
+
+def zhang2017_thm6_subgaussian(squared: bool = False) -> CheckResult:
+    """A.6's sub-Gaussian condition for Y_1 = v^T z_1 at the first step.
+
+    Instance (Theorem 6's hypotheses): d = 1, n identical records with loss f(w) = L c
+    h(w/c), h Huber (knee 1): L-Lipschitz, beta = L/c smooth, F >= 0 = F*; w0 = 1e4, c = 100.
+    Then delta_1 = 0, v = (beta eta^2 - eta) grad F(w0) with |grad F(w0)| = L, and Y_1 ~
+    N(0, v^2 alpha^2) (z_1 ~ N(0, alpha^2), alpha^2 = 4L^2 log(3n/delta) log(2/delta)/eps^2),
+    so E exp(Y_1^2/s^2) = (1 - 2 v^2 alpha^2/s^2)^(-1/2), +inf when 2 v^2 alpha^2 >= s^2.
+    ``squared=True`` uses the squared sigma_t^2 = 2a(eta L + beta L eta^2)^2 alpha^2.
+    """
+    mp.mp.dps = 50
+    d, n, eps, delta, c, w0 = 1, 10, mp.mpf(1), mp.mpf("0.1"), mp.mpf(100), mp.mpf(10 ** 4)
+    a = 1 / (1 - mp.exp(mp.mpf(-2) / d))
+    ll = mp.log(3 * n / delta) * mp.log(2 / delta)
+    rows = []
+    for L in (mp.mpf("0.25"), mp.mpf(1), mp.mpf(4)):
+        beta = L / c
+        alpha2 = 4 * L ** 2 * ll / eps ** 2
+        sig = mp.sqrt(4 * L ** 2 + d * alpha2)                 # Theorem 5's sigma
+        F_gap = L * (w0 - c / 2)                               # L c h(w0/c) - 0, |w0| >= c
+        D_F = mp.sqrt(2 * F_gap / beta)
+        eta = min(1 / beta, D_F / (sig * n))                   # Theorem 5/6's step
+        v = (eta - beta * eta ** 2) * L
+        base = eta * L + beta * L * eta ** 2
+        s2 = 2 * a * (base ** 2 if squared else base) * alpha2
+        rho = 2 * v ** 2 * alpha2 / s2
+        E = mp.inf if rho >= 1 else 1 / mp.sqrt(1 - rho)
+        rows.append({"L": float(L), "beta": float(beta), "D_F": _fmt(D_F), "eta": _fmt(eta),
+                     "eta_L": _fmt(eta * L), "|v|": _fmt(v), "sigma_t^2": _fmt(s2),
+                     "2 v^2 alpha^2 / sigma_t^2": _fmt(rho),
+                     "E_exp_Y2_over_sigma_t2": "inf" if E == mp.inf else _fmt(E),
+                     "violated": bool(E > mp.e)})
+    bad = [r for r in rows if r["violated"]]
+    ev = {"rows": rows, "squared": squared, "d": d, "n": n, "eps": float(eps),
+          "delta": float(delta), "c": float(c), "w0": float(w0), "a": _fmt(a),
+          "instance": "d = 1, n identical records, f(w) = L c h(w/c) (Huber, knee c = 100): "
+                      "L-Lipschitz, (L/c)-smooth, F* = 0; w0 = 1e4; eta = min{1/beta, D_F/"
+                      "(sigma n)} with Theorem 5's sigma; Y_1 = v z_1 exactly Gaussian",
+          "constants_varied": ["L: 1/4, 1, 4 (eta L, v/L and the ratio do not depend on L)"]}
+    if not bad:
+        return CheckResult("supported", "E exp(Y_1^2/sigma_1^2) <= e at every row", ev,
+                           claim="upper-bound",
+                           power={"statement": "exact Gaussian moment generating function"})
+    b = bad[0]
+    return CheckResult(
+        "refuted", f"zhang2017.thm6 (A.6): with the printed sigma_t^2 = 2a(eta L + beta L eta^2) "
+        f"alpha^2 the condition E[exp(Y_t^2/sigma_t^2)] <= e fails at t = 1 on a Huber loss "
+        f"meeting Theorem 6's hypotheses: eta L = {b['eta_L']:.4g}, 2 v^2 alpha^2/sigma_t^2 = "
+        f"{b['2 v^2 alpha^2 / sigma_t^2']:.4g} >= 1, so the expectation is "
+        f"{b['E_exp_Y2_over_sigma_t2']} ({len(bad)}/{len(rows)} rows, L = 1/4, 1, 4)", ev,
+        claim="upper-bound", severity="notation", root="zhang2017.thm6:sigma_t-square",
+        consequence="sigma_t^2 needs the square (2a(eta L + beta L eta^2)^2 alpha^2, "
+        "zhang2017.thm6.corrected), with which the condition holds and inequality (4) is "
+        "exactly as printed: a typo in the proof, the end bound is unchanged")
+
+
 CHECKS: list[Check] = [
     Check.of("zhang2017.thm1", "w0-outside-ball", "property", zhang2017_thm1_w0,
              "exact rational GD from a far w0 on a quadratic meeting Theorem 2's hypotheses: "
@@ -280,9 +341,12 @@ CHECKS: list[Check] = [
              "exact tail of one Gaussian step's privacy loss against delta/(2n), L = 1/4, 1, 4"),
     Check.of("zhang2017.thm4", "composition-step", "property", zhang2017_thm4_composition,
              "Lemma 10 at T = n^2 with the proof's per-step eps: eps' = eps + n^2 c (e^c - 1)"),
+    Check.of("zhang2017.thm6", "subgaussian-sigma_t", "property", zhang2017_thm6_subgaussian,
+             "A.6's E exp(Y_1^2/sigma_1^2) <= e on a Huber loss, printed and squared sigma_t^2"),
     Check.of("zhang2017.thm5", "variance-step", "property", zhang2017_thm5_variance,
              "exact E||G - grad F||^2 on identical records against the proof's bound, d = 1..10"),
 ]
 
 __all__ = ["CHECKS", "gd_quadratic_pair", "rrpsgd_step_tail", "zhang2017_thm1_w0",
-           "zhang2017_thm4_step", "zhang2017_thm4_composition", "zhang2017_thm5_variance"]
+           "zhang2017_thm4_step", "zhang2017_thm4_composition", "zhang2017_thm5_variance",
+           "zhang2017_thm6_subgaussian"]

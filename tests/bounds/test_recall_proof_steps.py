@@ -11,7 +11,8 @@ from dptheory_bounds.checks.recall_proof_steps import (gd_quadratic_pair, rrpsgd
                                                        zhang2017_thm1_w0,
                                                        zhang2017_thm4_composition,
                                                        zhang2017_thm4_step,
-                                                       zhang2017_thm5_variance)
+                                                       zhang2017_thm5_variance,
+                                                       zhang2017_thm6_subgaussian)
 
 
 def test_thm1_far_start_breaks_privacy_and_a_start_in_the_ball_does_not():
@@ -62,3 +63,23 @@ def test_thm5_variance_step_fails_from_d_3_and_holds_at_d_1_2():
         assert r["violated"] == (exact > printed)
     # planted: at d = 1, 2 the step's bound covers the noise (d s^2 <= 8L^2 l/eps^2 + 4L^2)
     assert zhang2017_thm5_variance((1, 2)).verdict == "supported"
+
+
+def test_thm6_printed_sigma_t_fails_the_subgaussian_condition_and_the_squared_one_holds():
+    res = zhang2017_thm6_subgaussian()
+    assert res.verdict == "refuted" and res.severity == "notation"
+    for r in res.evidence["rows"]:
+        # independent floats: eta = D_F/(sigma n), v = (eta - beta eta^2) L, s^2 printed
+        L, n = r["L"], 10
+        ll = math.log(3 * n / 0.1) * math.log(2 / 0.1)
+        alpha2 = 4 * L * L * ll
+        sigma = math.sqrt(4 * L * L + alpha2)
+        beta = L / 100
+        D_F = math.sqrt(2 * L * (1e4 - 50) / beta)
+        eta = min(1 / beta, D_F / (sigma * n))
+        a = 1 / (1 - math.exp(-2))
+        rho = 2 * ((eta - beta * eta ** 2) * L) ** 2 * alpha2 / (
+            2 * a * (eta * L + beta * L * eta ** 2) * alpha2)
+        assert math.isclose(r["2 v^2 alpha^2 / sigma_t^2"], rho, rel_tol=1e-5) and rho >= 1
+    # planted: the squared sigma_t^2 (zhang2017.thm6.corrected) meets E exp(Y^2/s^2) <= e
+    assert zhang2017_thm6_subgaussian(squared=True).verdict == "supported"
