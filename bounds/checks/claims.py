@@ -743,6 +743,38 @@ def _zhang2017_logistic_sign(printed: Any = None) -> CheckResult:
         "misclassification; the experiments presumably used the standard loss")
 
 
+# ---------------------------------------------------------------------------------------
+# zhang2017.table1: the (eps, delta) runtime cell O(nd log(n eps/sqrt(d log(delta))))
+# ---------------------------------------------------------------------------------------
+
+def _zhang2017_table1_log_delta(printed: Any = None) -> CheckResult:
+    """The printed runtime cell at delta in (0, 1) (``printed`` overrides it: planted)."""
+    from dptheory_bounds.zhang2017 import TABLE1_ED_RUNTIME_PRINTED
+    cell = TABLE1_ED_RUNTIME_PRINTED if printed is None else printed
+    syms = {str(x): x for x in cell.free_symbols}
+    rows = []
+    for (n, d, eps, delta) in ((1000, 10, 1, sp.Rational(1, 1000)), (10 ** 5, 1, sp.Rational(1, 2),
+                                                                       sp.Rational(1, 10 ** 5))):
+        v = sp.N(cell.subs({syms["n"]: n, syms["d"]: d, syms["eps"]: eps, syms["delta"]: delta}), 20)
+        rows.append({"n": n, "d": d, "eps": float(eps), "delta": float(delta),
+                     "value": sp.sstr(v), "real": bool(sp.im(v) == 0)})
+    bad = [r for r in rows if not r["real"]]
+    ev = {"cell": sp.sstr(cell), "rows": rows,
+          "argument": "log(delta) < 0 for every delta in (0, 1), so sqrt(d log(delta)) is "
+                      "imaginary and the cell is not a real number; Theorem 2's T has log(1/delta)"}
+    if not bad:
+        return CheckResult("supported", "the runtime cell is real at every row", ev,
+                           claim="identity", power={"statement": "exact evaluation"})
+    b = bad[0]
+    return CheckResult(
+        "refuted", f"zhang2017 Table 1: the (eps, delta) runtime O(nd log(n eps/sqrt(d log("
+        f"delta)))) is not real for delta in (0, 1): at n = {b['n']}, d = {b['d']}, eps = "
+        f"{b['eps']}, delta = {b['delta']} it is {b['value']}", ev, claim="identity",
+        severity="notation", root="zhang2017.table1:log-delta",
+        consequence="a typo for log(1/delta) (Theorem 2's T gives nd log(n eps/sqrt(d "
+        "log(1/delta)))); the comparison with [1] is unaffected")
+
+
 CHECKS: list[Check] = [
     Check.of("yang2022.eq7", "candidate-forms", "property", _yang2022_eq7,
         "forms (A) 1/3, 8/3 and (B) 2/3, 2 on random pairs, adversarial search, polar grid"),
@@ -763,6 +795,8 @@ CHECKS: list[Check] = [
     Check.of("zhang2017.thm3.remarks", "below-generalization", "property",
         _zhang2017_thm3_below_generalization,
         "Theorem 3's rates over n^(-1/2) log(n)^k along d = n/2: symbolic limits"),
+    Check.of("zhang2017.table1", "runtime-log-delta", "property", _zhang2017_table1_log_delta,
+        "Table 1's (eps, delta) runtime cell evaluated at delta in (0, 1)"),
     Check.of("zhang2017.exp", "logistic-sign", "property", _zhang2017_logistic_sign,
         "the printed logistic loss as a function of the margin (symbolic derivative)"),
     Check.of("zhang2017.thm3", "w-hat-norm", "property", _zhang2017_thm3_w_hat,

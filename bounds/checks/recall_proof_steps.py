@@ -333,10 +333,50 @@ def zhang2017_thm6_subgaussian(squared: bool = False) -> CheckResult:
         "exactly as printed: a typo in the proof, the end bound is unchanged")
 
 
+# ---------------------------------------------------------------------------------------
+# zhang2017 A.1 (Lemma 2): the expansion of Delta_{t+1}^2 prints eta^2 ||grad F - grad F'||
+# without its square
+# ---------------------------------------------------------------------------------------
+
+def zhang2017_lemma2_expansion(square: bool = False) -> CheckResult:
+    """The identity Delta_{t+1}^2 = Delta_t^2 - 2 eta <w_t - w'_t, g> + eta^2 ||g||^(1 or 2),
+    g = grad F(w_t, S) - grad F(w'_t, S'), on exact rational GD steps of the quadratic pair
+    of :func:`gd_quadratic_pair` (convex, beta = 3, eta = 1/3 <= 1/beta)."""
+    eta = Fraction(1, 3)
+    rows = []
+    for w0 in (Fraction(2), Fraction(1, 2), Fraction(5)):
+        w, wp = w0, w0                                   # Delta_0 = 0: same start
+        for t in range(3):
+            g = 1 * w - 2 * wp                           # grad F_S(w) - grad F_S'(w')
+            lhs = ((w - eta * w) - (wp - eta * 2 * wp)) ** 2
+            rhs = (w - wp) ** 2 - 2 * eta * (w - wp) * g + eta ** 2 * (g * g if square else abs(g))
+            rows.append({"w0": str(w0), "t": t, "Delta_t+1^2": str(lhs), "printed_rhs": str(rhs),
+                         "equal": lhs == rhs})
+            w, wp = w - eta * w, wp - eta * 2 * wp
+    bad = [r for r in rows if not r["equal"]]
+    ev = {"rows": rows, "square": square,
+          "instance": "d = 1, f(w, c) = (c/2) w^2, S = (1, 1), S' = (1, 3), eta = 1/3 (exact "
+                      "rationals): ||a - eta b||^2 = ||a||^2 - 2 eta <a, b> + eta^2 ||b||^2"}
+    if not bad:
+        return CheckResult("supported", "the expansion holds at every step", ev, claim="identity",
+                           power={"statement": "exact rationals; any unequal step refutes"})
+    b = bad[0]
+    return CheckResult(
+        "refuted", f"zhang2017.lemma2 (A.1): the expansion '= ||w_t - w'_t||^2 - 2 eta <., .> + "
+        f"eta^2 ||grad F(w_t, S) - grad F(w'_t, S')||' lacks a square: at w0 = {b['w0']}, t = "
+        f"{b['t']} the left side is {b['Delta_t+1^2']}, the printed right side "
+        f"{b['printed_rhs']} ({len(bad)}/{len(rows)} steps, exact rationals)", ev,
+        claim="identity", severity="notation", root="zhang2017.lemma2:expansion-square",
+        consequence="a typo: the next line of the proof (and Lemma 3's proof) uses the square, "
+        "so Lemma 2 is unaffected")
+
+
 CHECKS: list[Check] = [
     Check.of("zhang2017.thm1", "w0-outside-ball", "property", zhang2017_thm1_w0,
              "exact rational GD from a far w0 on a quadratic meeting Theorem 2's hypotheses: "
              "|w_T - w'_T| against Delta and the exact privacy loss of both noise branches"),
+    Check.of("zhang2017.lemma2", "expansion-square", "property", zhang2017_lemma2_expansion,
+             "A.1's expansion of Delta_{t+1}^2 on exact rational GD steps"),
     Check.of("zhang2017.thm4", "per-step-privacy-loss", "property", zhang2017_thm4_step,
              "exact tail of one Gaussian step's privacy loss against delta/(2n), L = 1/4, 1, 4"),
     Check.of("zhang2017.thm4", "composition-step", "property", zhang2017_thm4_composition,
@@ -349,4 +389,4 @@ CHECKS: list[Check] = [
 
 __all__ = ["CHECKS", "gd_quadratic_pair", "rrpsgd_step_tail", "zhang2017_thm1_w0",
            "zhang2017_thm4_step", "zhang2017_thm4_composition", "zhang2017_thm5_variance",
-           "zhang2017_thm6_subgaussian"]
+           "zhang2017_thm6_subgaussian", "zhang2017_lemma2_expansion"]

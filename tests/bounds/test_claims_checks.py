@@ -29,7 +29,7 @@ def test_registered_and_items_exist():
                           "zhang2017.lemma11:quadratic-gd", "zhang2017.lemma12:quadratic-gd",
                           "zhang2017.lemma12:convex-step-size", "zhang2017.thm3:w-hat-norm",
                           "zhang2017.thm3.remarks:below-generalization",
-                          "zhang2017.exp:logistic-sign"}
+                          "zhang2017.exp:logistic-sign", "zhang2017.table1:runtime-log-delta"}
     for c in CHECKS:
         registry.get(c.item)
 
@@ -224,3 +224,14 @@ def test_zhang2017_printed_logistic_loss_increases_with_the_margin():
     assert math.isclose(row["logistic"], math.log1p(math.exp(-5)), rel_tol=1e-5)
     # planted: the standard loss decreases in the margin
     assert _zhang2017_logistic_sign(lambda m: sp.log(1 + sp.exp(-m))).verdict == "supported"
+
+
+def test_zhang2017_table1_runtime_cell_is_not_real_and_log_one_over_delta_is():
+    import sympy as sp
+    from dptheory_bounds.checks.claims import _zhang2017_table1_log_delta
+    res = _zhang2017_table1_log_delta()
+    assert res.verdict == "refuted" and res.severity == "notation"
+    assert math.log(1e-3) < 0                       # independent: sqrt(d log delta) imaginary
+    n, d, e, dl = sp.symbols("n d eps delta", positive=True)
+    fixed = n * d * sp.log(n * e / sp.sqrt(d * sp.log(1 / dl)))
+    assert _zhang2017_table1_log_delta(fixed).verdict == "supported"

@@ -83,3 +83,14 @@ def test_thm6_printed_sigma_t_fails_the_subgaussian_condition_and_the_squared_on
         assert math.isclose(r["2 v^2 alpha^2 / sigma_t^2"], rho, rel_tol=1e-5) and rho >= 1
     # planted: the squared sigma_t^2 (zhang2017.thm6.corrected) meets E exp(Y^2/s^2) <= e
     assert zhang2017_thm6_subgaussian(squared=True).verdict == "supported"
+
+
+def test_lemma2_expansion_lacks_a_square_and_the_squared_form_is_exact():
+    from dptheory_bounds.checks.recall_proof_steps import zhang2017_lemma2_expansion
+    res = zhang2017_lemma2_expansion()
+    assert res.verdict == "refuted" and res.severity == "notation"
+    # independent: w0 = 2, t = 0: w_1 = 4/3, w'_1 = 2/3, Delta_1^2 = 4/9; g = 2 - 4 = -2,
+    # printed rhs 0 - 0 + (1/9) * 2 = 2/9
+    row = res.evidence["rows"][0]
+    assert row["Delta_t+1^2"] == "4/9" and row["printed_rhs"] == "2/9"
+    assert zhang2017_lemma2_expansion(square=True).verdict == "supported"
