@@ -217,6 +217,61 @@ def _classic_calibration(item: str) -> CheckResult:
 
 
 # ---------------------------------------------------------------------------------------
+# zhang2017.thm1: Algorithm 1's Gaussian branch "for any eps > 0" on a certified instance
+# ---------------------------------------------------------------------------------------
+# Theorem 2's hypotheses on d = 1, f(w, x) = (1/2)(w - x)^2, x in [-1, 1]: mu = beta = 1,
+# ||w_hat(S)|| = |mean(x)| <= D = 1, L = 3 on {|w| <= 2D}; eta = 1/(mu + beta) = 1/2, w0 = 0,
+# n = 10: Delta = 5L(1 + beta/mu)/(n beta) = 3. Neighbours S = (0, .., 0, 1), S' = (0, .., 0,
+# -1): w_T = mean(x)(1 - 2^-T), so |w_T - w'_T| = 0.2 (1 - 2^-T) exactly. Algorithm 1 line 8
+# adds N(0, 2 log(2/delta) Delta^2/eps^2): the release is a Gaussian mechanism of that
+# sensitivity, whose exact curve decides (eps, delta)-DP.
+
+def zhang2017_thm1_gaussian(deltas: tuple[float, ...] = (0.5, 0.1, 1e-3), T: int = 20,
+                            scale: float = 1.0) -> CheckResult:
+    """Theorem 1's 'any eps > 0' for the Gaussian branch at Theorem 2's settings (``scale``
+    multiplies the noise sd: planted variants)."""
+    Delta, gap = 3.0, 0.2 * (1 - 2.0 ** -T)
+    rows = []
+    for delta in deltas:
+        def excess(e: float, delta: float = delta) -> float:
+            sigma = scale * math.sqrt(2 * math.log(2 / delta)) * Delta / e
+            return gaussian_log_delta(e, sigma=sigma, sensitivity=gap) - math.log(delta)
+        grid = np.geomspace(1.0, 1e5, 400)
+        vals = np.array([excess(e) for e in grid])
+        bad = np.nonzero(vals > 0)[0]
+        thr = None
+        if bad.size:
+            i = bad[0]
+            thr = grid[0] if i == 0 else optimize.brentq(excess, grid[i - 1], grid[i], xtol=1e-9)
+        e_star = None if thr is None else float(math.ceil(thr))
+        rows.append({"delta": delta, "eps_threshold": None if thr is None else _fmt(thr),
+                     "eps": e_star,
+                     "exact_delta_at_eps": None if e_star is None else _fmt(math.exp(
+                         excess(e_star) + math.log(delta)))})
+    bad_rows = [r for r in rows if r["eps"] is not None and r["exact_delta_at_eps"] > r["delta"]]
+    ev = {"rows": rows, "T": T, "Delta": Delta, "sensitivity_exact": gap, "scale": scale,
+          "instance": "d = 1, f(w, x) = (1/2)(w - x)^2, x in [-1, 1], n = 10, eta = 1/2, w0 = 0 "
+                      "(Theorem 2: mu = beta = 1, D = 1, L = 3 on {|w| <= 2}); S = (0, .., 0, 1), "
+                      "S' = (0, .., 0, -1): |w_T - w'_T| = 0.2 (1 - 2^-T)",
+          "reference": "exact Gaussian curve (Balle & Wang 2018 Thm 8) at sensitivity "
+                       "|w_T - w'_T| and sd sqrt(2 log(2/delta)) Delta/eps (Algorithm 1, line 8)",
+          "constants_varied": ["delta: " + ", ".join(map(str, deltas)), "eps: 1 .. 1e5"]}
+    if not bad_rows:
+        return CheckResult("supported", "Algorithm 1's Gaussian branch is (eps, delta)-DP on "
+                           "the instance for every eps in [1, 1e5]", ev, claim="privacy",
+                           power={"statement": "exact curve on a 400-point eps grid per delta"})
+    b = bad_rows[0]
+    return CheckResult(
+        "refuted", f"zhang2017.thm1: 'Algorithm 1 is (eps, delta)-DP for any eps > 0' fails for "
+        f"its Gaussian branch at Theorem 2's settings on a certified instance: at delta = "
+        f"{b['delta']}, eps = {b['eps']:g} the exact delta is {b['exact_delta_at_eps']:.4g} "
+        f"(threshold eps ~ {b['eps_threshold']:.5g}; {len(bad_rows)}/{len(rows)} deltas)", ev,
+        claim="privacy", severity="hypothesis", root="zhang2017:classic-gaussian-calibration",
+        consequence="Theorem 1's 'any eps > 0' inherits Lemma 1's omitted eps < 1 (here only at "
+        "very large eps, since Theorem 2's Delta over-estimates the sensitivity 15-fold)")
+
+
+# ---------------------------------------------------------------------------------------
 # wang2020.lemma1: advanced composition, checked against the optimal composition theorem
 # ---------------------------------------------------------------------------------------
 
@@ -703,6 +758,8 @@ CHECKS: list[Check] = [
     Check.of("wang2020.lemma2", "subsampled-gaussian-profile", "property",
         lambda: _amplification("wang2020.lemma2"),
         "(2 gamma eps, delta) vs the exact profile of the subsampled Gaussian"),
+    Check.of("zhang2017.thm1", "gaussian-branch-large-eps", "property", zhang2017_thm1_gaussian,
+        "Algorithm 1 line 8 at Theorem 2's settings on a quadratic, exact curve, eps 1 .. 1e5"),
     Check.of("zhang2017.lemma9", "subsampled-gaussian-profile", "property",
         lambda: _amplification("zhang2017.lemma9"),
         "(2 alpha eps, alpha delta) vs the exact profile of the subsampled Gaussian"),

@@ -459,13 +459,9 @@ JUSTIFICATIONS: dict[str, Justification] = {
     "zhang2017.lemma9.corrected": _r("zhang2017.lemma9", "zhang2017.lemma9:subsampled-gaussian-profile"),
     "zhang2017.lemma10.corrected": _r("zhang2017.lemma10", "zhang2017.lemma10:vs-dwork-roth"),
     "zhang2017.lemma11.corrected": _r("zhang2017.lemma11", "zhang2017.lemma11:quadratic-gd"),
-    "zhang2017.lemma12.corrected": _r("zhang2017.lemma12", "zhang2017.lemma12:quadratic-gd"),
-    "zhang2017.thm6.corrected": Justification(
-        "undecided", "zhang2017.thm6", reason="the printed sigma_t^2 = 2a(eta L + beta L "
-        "eta^2) alpha^2 is dimensionally inconsistent, but whether it falls below the "
-        "sub-Gaussian requirement needs the norm of the vector v_t of Y_t = <v_t, z_t> to attain "
-        "its bound (eta + beta eta^2) L on an instance, which the proof does not determine; "
-        "the printed end bound is unchanged by the correction"),
+    "zhang2017.lemma12.corrected": _r("zhang2017.lemma12", "zhang2017.lemma12:quadratic-gd",
+                                      "zhang2017.lemma12:convex-step-size"),
+    "zhang2017.thm6.corrected": _r("zhang2017.thm6", "zhang2017.thm6:subgaussian-sigma_t"),
     "zhang2017.thm3.remarks.reg": Justification(
         "stands", "zhang2017.thm3", reason="the assembled bound reproduces the printed mu and "
         "rate up to the factor sqrt(2) (an O-constant): the printed remark stands"),

@@ -71,6 +71,12 @@ RESTATEMENTS: tuple[Restatement, ...] = (
                 ("wang2020.related", "rate"), ("wang2020.thm2", "rate_no_zeta")),
     Restatement("remark1-fixed-n", "DP-TR's accuracy at fixed n (Remark 1) vs (5) solved for "
                 "alpha", ("wang2020.remark1", "rate"), ("wang2020.related", "alpha_fixed_n")),
+    Restatement("table1-thm5", "RRPSGD's E||grad F(w_priv)||^2: Table 1's nonconvex cell vs "
+                "Theorem 5's rate", ("zhang2017.table1", "ours_nonconvex_utility"),
+                ("zhang2017.thm5", "rate"), root="zhang2017.table1:nonconvex-vs-thm5",
+                consequence="Table 1's sqrt(d) log(n/delta)/(n eps) exceeds Theorem 5's "
+                "sqrt(d log(n/delta) log(1/delta))/(n eps) by sqrt(1 + log n/log(1/delta)), "
+                "unbounded in n: the table understates the paper's own result (valid, looser)"),
     Restatement("wang2019a", "the excess empirical risk of DP-GLD [Wang et al. 2019a] as quoted "
                 "by wang2020 and by zhang2021 (E-1)", ("wang2020.intro.wang2019a", "rate"),
                 ("zhang2021.intro.E1", "rate"), source_available=False),

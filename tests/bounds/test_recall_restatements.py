@@ -14,7 +14,8 @@ def test_zhang2021_restates_p1_p2_differently_under_one_root():
     assert set(bad) == {"zhang2021.remark6:restated-P-1", "zhang2021.remark6:restated-P-2",
                         "zhang2021.remark6:restated-P-2-l1",
                         "tran2022.abstract:restated-abstract-thm9-full",
-                        "tran2022.sec4.claims:restated-DPSRM-factor"}
+                        "tran2022.sec4.claims:restated-DPSRM-factor",
+                        "zhang2017.table1:restated-table1-thm5"}
     assert {bad[k].root for k in bad if k.startswith("zhang2021")} == {
         "zhang2021:P-1-P-2-quoted-twice"}
     # independent: sqrt(log(nd)/sqrt(n eps)) / (sqrt(log(nd))/sqrt(n eps)) = (n eps)^(1/4)
@@ -53,3 +54,15 @@ def test_tran2022_dpsrm_factor_is_a_quarter_power_not_log():
     # (d log(1/delta))^(1/4)/sqrt(eps N) is log(n/delta)^(1/4); Sec. 4 says log(n/delta):
     # the ratio of the two is log(n/delta)^(3/4)
     assert res.evidence["ratio_a_over_b"] == "log(n/delta)**(3/4)"
+
+
+def test_zhang2017_table1_nonconvex_cell_vs_theorem5():
+    res = {c.id: c.run() for c in CHECKS}["zhang2017.table1:restated-table1-thm5"]
+    assert res.verdict == "refuted" and res.severity == "notation"
+    # independent: log(n/delta)/sqrt(log(n/delta) log(1/delta)) = sqrt(log(n/delta)/log(1/delta))
+    n, dl = sp.symbols("n delta", positive=True)
+    got = sp.sympify(res.evidence["ratio_a_over_b"], locals={"n": n, "delta": dl})
+    want = sp.log(n / dl) / sp.sqrt(sp.log(n / dl) * sp.log(1 / dl))
+    assert sp.simplify(got.subs({n: 10 ** 9, dl: sp.Rational(1, 100)})
+                       - want.subs({n: 10 ** 9, dl: sp.Rational(1, 100)})) == 0
+    assert abs(float(want.subs({n: 10 ** 9, dl: sp.Rational(1, 100)})) - 2.35) < 0.01
