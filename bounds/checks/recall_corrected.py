@@ -471,10 +471,9 @@ JUSTIFICATIONS: dict[str, Justification] = {
         "rate up to the factor sqrt(2) (an O-constant): the printed remark stands"),
     # --- zhang2021 ---
     "zhang2021.def1.1.corrected": _r("zhang2021.def1.1", "zhang2021.def1.1:dp-counterexample"),
-    "zhang2021.thm2.1.corrected": Justification(
-        "stands", "zhang2021.thm2.1", reason="Theorem 2.1 quotes Abadi et al.'s existence "
-        "claim (decided by zhang2021.thm2.1:c2-pairs, which finds admissible c2); the "
-        "corrected item only re-expresses pi in the gradient units of Algorithm 2 and eq. (4)"),
+    # Theorem 2.1's existence claim is false for every (c1, c2) (the corrected item keeps
+    # its quantifiers and only re-expresses pi in the gradient units of eq. (4))
+    "zhang2021.thm2.1.corrected": _r("zhang2021.thm2.1", "zhang2021.thm2.1:every-c1-c2"),
     "zhang2021.thm3.2.corrected": Justification(
         "stands", "zhang2021.thm3.2", reason="cannot be refuted on any instance: its "
         "assumptions (L-Lipschitz and mu-PL on R^d) admit only constant F_S, whose excess "
