@@ -726,6 +726,8 @@ def _dpstr_noise() -> CheckResult:
 ABADI_C = (1e-3, 1e-1, 1.0, 10.0, 1e3)     # c1 and c2 grid (log-spaced, 6 decades)
 ABADI_DELTA = (1e-5, 0.1)
 ABADI_LOG2_T_MAX = 90
+ABADI_LABEL = {"zhang2021.thm3.1": "Theorem 3.1, eq. (4)",
+               "zhang2021.thm2.1": "Theorem 2.1, Abadi et al.'s Theorem 1 as quoted"}
 
 
 def _abadi_noise(item: str) -> Any:
@@ -854,7 +856,8 @@ def _abadi_existence(item: str, eps_of: Any = None) -> CheckResult:
                and r["delta"] == 1e-5)
     v = one["violation"]
     return CheckResult(
-        "refuted", f"{item}: false for every choice of the constants c1, c2: at (c1, c2) = "
+        "refuted", f"{item} ({ABADI_LABEL[item]}): false for every choice of the constants "
+        f"c1, c2: at (c1, c2) = "
         f"(1, 1), q = 1/2 (n = 2, B = 1), T = {v['T']}, eps = {v['eps']} < c1 q^2 T, noise "
         f"at its printed threshold (multiplier {v['noise_multiplier']}), delta = 1e-5, the "
         f"certified delta_actual(eps) >= {v['delta_actual_lower_bound']}; every (c1, c2) in "

@@ -121,7 +121,8 @@ def bound_at_corner(theorem_id: str, spec: dict[str, Any] | None = None) -> Chec
     ev["one_sided_limit"] = sp.sstr(lim)
     below = lim == -sp.oo or (lim.is_real and bool(lim < spec["floor"]))
     return CheckResult(
-        "refuted", f"{theorem_id}: the bound is undefined ({sp.sstr(value)}) at {cname} = "
+        "refuted", f"{theorem_id}: the bound is undefined "
+        f"({'a division by zero' if value.has(sp.zoo) else sp.sstr(value)}) at {cname} = "
         f"{cval}, a point it admits ({spec['admitted']}); its limit towards the corner is "
         f"{sp.sstr(lim)}{' < ' + str(spec['floor']) + ' (false in that reading)' if below else ''}"
         f" (witness {ev['witness']})", ev, claim="hypotheses", severity="hypothesis",
