@@ -501,7 +501,9 @@ def _zhang2021_thm21() -> CheckResult:
                      "sampling rate q, add/remove, RDP accountant (improved conversion)",
           "why_inconclusive": "existence claim with unspecified c1, c2: any finite c2 on a "
                               "finite grid is consistent with it; the hypothesis eps < c1 q^2 T "
-                              "cannot be checked without c1 (eps/(q^2 T) reported per row)"}
+                              "cannot be checked without c1 (eps/(q^2 T) reported per row). "
+                              "zhang2021.thm2.1:every-c1-c2 decides it: for every (c1, c2) an "
+                              "admitted eps < c1 q^2 T with T large violates it"}
     return CheckResult(
         "inconclusive",
         f"zhang2021.thm2.1: existence claim (c1, c2 unspecified), answered with the smallest "

@@ -48,6 +48,12 @@ RESTATEMENTS: tuple[Restatement, ...] = (
                 root="zhang2021:P-1-P-2-quoted-twice"),
     Restatement("P-2-l1", "P-2 on the l1 ball", ("zhang2021.intro.P2", "l1_ball"),
                 ("zhang2021.remark6", "P2_l1_remark6"), root="zhang2021:P-1-P-2-quoted-twice"),
+    Restatement("zhang2017-c", "the strongly convex DP-ERM rate of [Zhang et al. 2017] as "
+                "quoted in Sec. 1.1 (printed with an undefined c) and in Remark 3",
+                ("zhang2021.intro.zhang2017", "rate"), ("zhang2021.remark3", "rate"),
+                root="zhang2021.intro.zhang2017:c-for-eps",
+                consequence="a misprint: Sec. 1.1's O(d log(1/delta)/(n^2 c^2)) has an undefined "
+                "c where Remark 3 (and zhang2017) have eps"),
     Restatement("RRSGD", "RRPSGD's gradient norm as quoted by tran2022 vs zhang2017 Theorem 5 "
                 "(a squared norm: square root)", ("tran2022.intro.RRSGD", "rate"),
                 ("zhang2017.thm5", "rate"), power_b=sp.Rational(1, 2)),

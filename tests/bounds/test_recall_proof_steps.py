@@ -20,7 +20,7 @@ def test_thm1_far_start_breaks_privacy_and_a_start_in_the_ball_does_not():
     w, wp = gd_quadratic_pair(Fraction(10 ** 5), 3)
     assert w == Fraction(10 ** 5) * Fraction(3, 4) ** 3 and wp == Fraction(10 ** 5) / 8
     res = zhang2017_thm1_w0()
-    assert res.verdict == "refuted" and res.severity == "privacy"
+    assert res.verdict == "refuted" and res.severity == "hypothesis"
     assert res.evidence["Delta"] == "20"            # 5 * 6 * (1 + 3) / (2 * 3)
     row1 = next(r for r in res.evidence["rows"] if r["T"] == 1)
     assert row1["gap"] == 25000 and row1["eps_branch_privacy_loss_over_eps"] == 1250

@@ -15,8 +15,9 @@ def test_zhang2021_restates_p1_p2_differently_under_one_root():
                         "zhang2021.remark6:restated-P-2-l1",
                         "tran2022.abstract:restated-abstract-thm9-full",
                         "tran2022.sec4.claims:restated-DPSRM-factor",
-                        "zhang2017.table1:restated-table1-thm5"}
-    assert {bad[k].root for k in bad if k.startswith("zhang2021")} == {
+                        "zhang2017.table1:restated-table1-thm5",
+                        "zhang2021.remark3:restated-zhang2017-c"}
+    assert {bad[k].root for k in bad if k.startswith("zhang2021.remark6")} == {
         "zhang2021:P-1-P-2-quoted-twice"}
     # independent: sqrt(log(nd)/sqrt(n eps)) / (sqrt(log(nd))/sqrt(n eps)) = (n eps)^(1/4)
     n, e = sp.symbols("n eps", positive=True)
@@ -66,3 +67,17 @@ def test_zhang2017_table1_nonconvex_cell_vs_theorem5():
     assert sp.simplify(got.subs({n: 10 ** 9, dl: sp.Rational(1, 100)})
                        - want.subs({n: 10 ** 9, dl: sp.Rational(1, 100)})) == 0
     assert abs(float(want.subs({n: 10 ** 9, dl: sp.Rational(1, 100)})) - 2.35) < 0.01
+
+
+def test_zhang2021_quotes_zhang2017_with_an_undefined_c():
+    r = next(c for c in CHECKS if c.id == "zhang2021.remark3:restated-zhang2017-c").run()
+    assert r.verdict == "refuted" and r.severity == "notation"
+    # independent: (d log(1/delta)/(n^2 c^2)) / (d log(1/delta)/(n^2 eps^2)) at c = 1 is eps^2
+    d, n, e, dl = sp.symbols("d n eps delta", positive=True)
+    want = sp.simplify((d * sp.log(1 / dl) / n**2) / (d * sp.log(1 / dl) / (n**2 * e**2)))
+    assert sp.simplify(sp.sympify(r.evidence["ratio_a_over_b"],
+                                  locals={"eps": e}) - want) == 0
+    # planted: the same quote against itself (c read as eps) is supported
+    planted = Restatement("planted-c", "planted", ("zhang2021.remark3", "rate"),
+                          ("zhang2021.remark3", "rate"))
+    assert _restatement_check(planted).verdict == "supported"
