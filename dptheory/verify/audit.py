@@ -377,8 +377,10 @@ def _constant_text(result: dict[str, Any]) -> str:
     if not c:
         return ""
     vals = ", ".join(f"{k} = {v:.4g}" for k, v in c.items())
-    return (f"; tests dptheory's choice {vals}, not a claim of the paper (the paper leaves "
-            "the constant open)")
+    how = result.get("open_constants_choice")
+    return (f"; tests dptheory's choice {vals}" + (f" ({how})" if how else "")
+            + ", not a claim of the paper (the paper leaves the constant open: an existence "
+              "claim)")
 
 
 def _pair_text(result: dict[str, Any]) -> str:

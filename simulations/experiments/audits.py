@@ -280,6 +280,7 @@ def audit_cell(cell: dict[str, Any]) -> dict[str, Any]:
             # privacy accounting does not see
             "data_dependent_params": hyper,
             "open_constants": open_c if cal != "twin" else {},
+            "open_constants_choice": _open_choice(cell) if open_c and cal != "twin" else "",
             "adversary": ADVERSARY,
             "canary": {"x_in": [float(v) for v in can["x_in"]], "y_in": can["y_in"],
                        "x_out": [float(v) for v in can["x_out"]], "y_out": can["y_out"],
@@ -437,6 +438,21 @@ OPEN_CONSTANTS = {**{a: ("c2",) for a in (
     "zhang2021.alg1", "zhang2021.alg2", "zhang2021.dpages", "zhang2021.dpsgd-const",
     "zhang2021.dpsgd-c-t", "zhang2021.dpsgd-c-sqrt-t", "zhang2021.dpsgdm-const",
     "zhang2021.dpsgdem-const")}, "yang2022.alg1": ("c2",), "yang2022.dpsgd": ("c2",)}
+
+
+def _open_choice(cell: dict[str, Any]) -> str:
+    """How dptheory chose the open constant of ``cell``'s algorithm: given in the audit's
+    parameters, or the simulators' default (zhang2021 ``_calibrate``, yang2022 ``c2="tight"``):
+    the smallest value at which the tight accountant certifies the claimed (eps, delta) at the
+    run's (n, B, T)."""
+    given = [k for k in OPEN_CONSTANTS.get(cell["algorithm"], ())
+             if isinstance(cell.get("params", {}).get(k), (int, float))]
+    if given:
+        return "as given in the audit's parameters"
+    return ("the smallest value at which dptheory's tight accountant certifies the claimed "
+            "(eps, delta) at this n, B, T")
+
+
 #: what the membership adversary of :func:`audit_cell` sees
 ADVERSARY = ("the final iterate only, projected on the canary's gradient direction "
              "(replace-one canary pair, start point w0 = 0)")
