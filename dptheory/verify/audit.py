@@ -474,7 +474,8 @@ def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
                            "refute the claim")
         return CheckResult("inconclusive", f"empirical eps >= {e:.3g} ({confidence:.0%}) <= "
                            f"claimed eps = {claimed:.3g}, but the audit lacks power: "
-                           + "; ".join(reasons), evidence, claim="privacy")
+                           + "; ".join(reasons) + _constant_text(result) + _pair_text(result),
+                           evidence, claim="privacy")
     statement = _power_statement(pw, lb["delta"])
     if twin is not None:
         statement += (f"; the planted twin calibrated to eps = "

@@ -140,3 +140,21 @@ def test_quick_audit_supported_only_with_a_caught_twin_and_says_what_the_pair_at
              "scores_out": pooled["paper"]["scores_out"]}
     assert evaluate_recipe(r, {"paper": pooled["paper"], "twin": blind}).verdict == \
         "inconclusive"
+
+
+def test_existence_claims_say_they_test_dptheorys_constant():
+    """yang2022 Lemma 3.1 and zhang2021 eq. (4) leave c2 open: the verdict names dptheory's
+    choice (and how it was made) and says it is not a claim of the paper."""
+    rid = "yang2022.lemma3.1:audit-quick-yang2022.alg1"
+    r = next(r for r in experiments.RECIPES if r.id == rid)
+    cell = {**next(c for c in r.cells() if c["point"]["calibration"] == "paper"), "reps": 64}
+    res = audits.audit_cell(cell)
+    c2 = res["open_constants"]["c2"]
+    alg, obj, _, d_out, params, _, _ = audits._setup(cell)
+    run = alg(obj, d_out, reps=1, seed=0, eps=cell["eps"], delta=cell["delta"], **params)
+    assert c2 == pytest.approx(float(run.params["c2"]))
+    s = audit_summary(res)["summary"]
+    assert f"tests dptheory's choice c2 = {c2:.4g}" in s and "not a claim of the paper" in s
+    assert "smallest value at which dptheory's tight accountant certifies" in s
+    plain = audit_summary(audits.audit_cell(_cell("paper", 64)))["summary"]
+    assert "dptheory's choice" not in plain
