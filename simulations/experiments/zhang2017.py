@@ -408,9 +408,9 @@ AUDITS: dict[str, dict[str, Any]] = {
     # one of the largest attained shift and the twin's true eps on it is exact
     # (GAUSSIAN_OUTPUT). T = 20 in both: Theorem 1 holds for every T (Lemma 3's Delta does
     # not grow with T) while the attained shift does, up to convergence (0.127 at T = 20 and
-    # 50, 0.078 at Theorem 2's T = 4 on these data). T is fixed: Theorem 2's printed T
-    # depends on D, i.e. on the data (2 vs 4 on a worst-case pair), a leak Theorem 1 does not
-    # cover and the hyper-parameter check reports
+    # 50, 0.078 at Theorem 2's T = 4 on labels with noise 0.5). T is fixed: Theorem 2's
+    # printed T depends on D, a bound certified on the data (2 vs 4 on a worst-case pair at
+    # noise 0.5), which Theorem 1 does not cover
     # Labels with noise 2 (planted_linear) put most records in Huber's linear region, where
     # their curvature does not contract the canary's shift: 0.79 x the contraction bound
     # (eta 2 delta X / n) sum_k (1 - eta mu)^k at T = 20, against 0.49 at noise 0.5
