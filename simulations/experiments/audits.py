@@ -27,6 +27,18 @@ algorithm's release hides what its noise would leak (a normalised or trust-regio
 tree of noises), and the verdict is ``inconclusive``: such algorithms are judged by the
 two-sided accountant instead (the ``epsilon_*_certified`` keys of every cell).
 
+**Output perturbation** (setup ``release = GAUSSIAN_OUTPUT``: zhang2017 Algorithm 1, one
+Gaussian release w_T + N(0, s^2 I) of a deterministic w_T). The accountant's twin is
+calibrated to the sensitivity *bound* (Lemma 3), which a given pair may attain only in part:
+its true eps on the audited pair is then far below the claim and no audit of that pair can
+catch it. So the pair is the one of the largest *attained* shift |w_T(D_in) - w_T(D_out)|
+(:func:`choose_output_canary`: noiseless runs of the same code on the top candidate pairs),
+the score is the projection on that shift (the likelihood ratio), and the twin's noise is
+s = shift / mu(POWER_FACTOR x eps) (:func:`_twin_output_noise`): its true eps on the pair is
+exactly POWER_FACTOR x the claim (the Gaussian mechanism at mu = shift / s, computed, not
+estimated). The verdict says how much of the bound the pair attains (a loose bound is not a
+privacy violation) and the true eps of the paper's noise on this pair.
+
 The quick recipes sweep ``calibration`` over ``paper`` (the paper's noise, the claim under
 test) and ``twin``; the full ones add ``tight`` (dptheory's own calibration, which the
 audit also checks). A lower bound above the claim is a finding. The settings are the
