@@ -82,8 +82,9 @@ def main() -> None:
         print(f"{r.fixed['algorithm']:28s} {verdicts:>10s} {caught:>5d}/{len(rows):<5d} "
               f"{med:13.2f} {statistics.median(x['cpu'] for x in rows):8.1f}  {adv}; {how}",
               flush=True)
-        if a.verbose:
-            for s, x in enumerate(rows):
+        for s, x in enumerate(rows):
+            # a refutation is a potential finding: always show its evidence
+            if a.verbose or x["verdict"] == "refuted":
                 print(f"    seed {s}: {x['verdict']}: {x['summary']}")
     print(f"total CPU {total:.0f} s for {len(recipes)} audits x {a.seeds} seeds")
 
