@@ -478,8 +478,9 @@ def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
                            evidence, claim="privacy")
     statement = _power_statement(pw, lb["delta"])
     if twin is not None:
+        where = " (true eps on the audited pair)" if twin.get("epsilon_pair") is not None else ""
         statement += (f"; the planted twin calibrated to eps = "
-                      f"{twin.get('epsilon_twin', POWER_FACTOR * claimed):.3g} was detected "
+                      f"{twin.get('epsilon_twin', POWER_FACTOR * claimed):.3g}{where} was detected "
                       f"(lower bound {evidence['twin']['epsilon_lower']:.3g})")
     return CheckResult("supported", f"empirical eps >= {e:.3g} ({confidence:.0%}) <= claimed "
                        f"eps = {claimed:.3g}{interval}", evidence, claim="privacy",
