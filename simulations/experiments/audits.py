@@ -157,9 +157,10 @@ def choose_output_canary(alg: Any, obj: Any, data0: Any, cell: dict[str, Any],
     are farthest apart. The release is then N(w_T(D), s^2 I) on each side, so the projection on
     the shift is the likelihood-ratio (Neyman-Pearson) score and the pair's true privacy is
     the Gaussian mechanism's at mu = |w_T(D_in) - w_T(D_out)| / s, computed, not estimated."""
-    import json
-    from dptheory_simulations.objectives import Dataset
     import hashlib
+    import json
+
+    from dptheory_simulations.objectives import Dataset
     digest = hashlib.sha256(np.ascontiguousarray(data0.X).tobytes()
                             + np.ascontiguousarray(data0.y).tobytes()).hexdigest()
     key = json.dumps([alg.id, obj.name, obj.params(), digest, cell["eps"], cell["delta"],
