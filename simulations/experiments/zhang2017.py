@@ -30,7 +30,7 @@ from dptheory.symbolic.symbols import S
 from dptheory.verify.recipe import Recipe
 from dptheory_simulations.objectives import get as get_objective
 
-from .audits import audit_recipes
+from .audits import GAUSSIAN_OUTPUT, audit_recipes
 from .cells import (catalog_bound, catalog_setting, cell_eps, certified, constants, floats,
                     jsonable, objective_and_data, param, replicate_rng,
                     run_algorithm, scalar_params, utility_recipe)
@@ -489,8 +489,18 @@ _HUBER = ("huber-ridge", {"d": 3})
 #: algorithm -> audit setup (see :func:`.audits.audit_recipes`). Worst case for a
 #: final-iterate audit: few steps, full batches (quick: T = 3; full: T = 1).
 AUDITS: dict[str, dict[str, Any]] = {
-    "zhang2017.alg1": dict(obj=_HUBER, n=32, quick={"T": 3}, full={"T": 1},
-                           noise="noise_scale"),
+    # output perturbation: one Gaussian release of the deterministic w_T, so the pair is the
+    # one of the largest attained shift and the twin's true eps on it is exact
+    # (GAUSSIAN_OUTPUT). T = 20 in both: Theorem 1 holds for every T (Lemma 3's Delta does
+    # not grow with T) while the attained shift does, up to convergence (0.127 at T = 20 and
+    # 50, 0.078 at Theorem 2's T = 4 on labels with noise 0.5). T is fixed: Theorem 2's
+    # printed T depends on D, a bound certified on the data (2 vs 4 on a worst-case pair at
+    # noise 0.5), which Theorem 1 does not cover
+    # Labels with noise 2 (planted_linear) put most records in Huber's linear region, where
+    # their curvature does not contract the canary's shift: 0.79 x the contraction bound
+    # (eta 2 delta X / n) sum_k (1 - eta mu)^k at T = 20, against 0.49 at noise 0.5
+    "zhang2017.alg1": dict(obj=("huber-ridge", {"d": 3, "noise": 2.0}), n=32, quick={"T": 20}, full={"T": 20},
+                           noise="noise_scale", release=GAUSSIAN_OUTPUT),
     # K = n^2 rounds as printed (the output round is uniform on 1..K)
     "zhang2017.alg2": dict(obj=_HUBER, n=16, quick={}, full={}, noise="noise_scale"),
     "zhang2017.bst14": dict(obj=_HUBER, n=32, quick={"T": 3, "m": 8}, full={"T": 1, "m": 8},
