@@ -16,7 +16,7 @@ MODULES = ("privacy_accounting", "privacy_tree", "claims", "recall_corrected",
            "recall_assumptions", "recall_probability", "recall_restatements",
            "recall_lemma_hypotheses", "recall_noise_corners", "recall_proof_steps",
            "recall_bound_corners",
-           "privacy_output")
+           "privacy_output", "recall_tran2022")
 
 
 def checks() -> list[Check]:

@@ -1,0 +1,71 @@
+"""tran2022 Theorem 9 at its settings: a negative bound at T < 1, and constants below the
+proof's route (Lemma 5 + 3 x Lemma 7) at delta > 1/e."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from dptheory_bounds.checks import recall_tran2022 as rt
+
+
+def _printed_by_hand(N, d, eps, delta, G=1.0, L=1.0, R=1.0):
+    """Theorem 9 as printed: (3R/2 + 24K(G+2L) + 12L) d^(1/3)/(eps N)^(2/3) + 6G/sqrt(N)
+    + 36GK sqrt(d)/(eps N) + 9KL sqrt(d)/(eps N), K = 16 log2 T log(1/delta),
+    T = N^(7/3) eps^(4/3)/d^(2/3)."""
+    T = N ** (7 / 3) * eps ** (4 / 3) / d ** (2 / 3)
+    K = 16 * math.log2(T) * math.log(1 / delta)
+    return ((1.5 * R + 24 * K * (G + 2 * L) + 12 * L) * d ** (1 / 3) / (eps * N) ** (2 / 3)
+            + 6 * G / math.sqrt(N) + 36 * G * K * math.sqrt(d) / (eps * N)
+            + 9 * K * L * math.sqrt(d) / (eps * N))
+
+
+def _route_by_hand(N, d, eps, delta, G=1.0, L=1.0, R=1.0):
+    """Lemma 5 (3R/(2 eta T) + 3 L eta/4 + 3 x) with x = Lemma 7's printed bound at
+    alpha = 1/N, eta = 1/sqrt(NT)."""
+    T = N ** (7 / 3) * eps ** (4 / 3) / d ** (2 / 3)
+    eta, alpha, lg, Ld = 1 / math.sqrt(N * T), 1 / N, math.log2(T), math.log(1 / delta)
+    lemma7 = (192 * G * alpha * lg * math.sqrt(d * Ld) / eps
+              + 128 * (G + 2 * L) * alpha * math.sqrt(eta * d * T * Ld) * lg / eps
+              + 16 * eta * L * alpha * lg * math.sqrt(3 * d * T * N * Ld) / eps)
+    return 3 * R / (2 * eta * T) + 3 * L * eta / 4 + 3 * lemma7
+
+
+def test_negative_bound_at_T_below_1_matches_a_hand_computation():
+    r = rt.thm9_at_settings(10, 10**4, 1, "1e-5")
+    assert float(r["T"]) == pytest.approx(10 ** (-1 / 3), rel=1e-12)
+    assert float(r["printed"]) == pytest.approx(_printed_by_hand(10, 1e4, 1, 1e-5), rel=1e-9)
+    assert float(r["printed"]) < -1.5e5                     # the referee's -1.6e5
+    res = rt._run_t_below_1()
+    assert res.verdict == "refuted" and res.severity == "hypothesis"
+    assert res.root == rt.THM9_GAMMA_ROOT
+
+
+def test_planted_T_at_least_1_flips_the_verdict():
+    # planted: N = 100, d = 1e4, eps = 4 gives T = 635 >= 1, a positive bound
+    res = rt._run_t_below_1([(100, 10**4, 4, "1e-5"), (10, 10**4, 4, "1e-5")])
+    assert res.verdict == "supported"
+
+
+@pytest.mark.parametrize("N, d, delta", [(10**6, 1, 0.99), (10**4, 100, 0.5), (10**3, 1, 1e-5)])
+def test_route_and_printed_match_hand_computations(N, d, delta):
+    r = rt.thm9_at_settings(N, d, 1, str(delta))
+    assert float(r["route"]) == pytest.approx(_route_by_hand(N, d, 1, delta), rel=1e-9)
+    assert float(r["printed"]) == pytest.approx(_printed_by_hand(N, d, 1, delta), rel=1e-9)
+
+
+def test_constants_fail_only_above_one_over_e():
+    res = rt._run_lemma7_constants()
+    assert res.verdict == "refuted" and res.severity == "proof"
+    assert min(res.evidence["deltas_where_route_above"]) > 1 / math.e
+    assert res.evidence["n_route_above_with_printed_below_G"] >= 1
+    # delta = 0.3 < 1/e is searched and never fails: 3 x Lemma 7's noise terms over the
+    # printed K-terms are 1/sqrt(log(1/delta)) = 0.907 there (1.20 at delta = 0.5)
+    assert 0.3 in {r["delta"] for r in res.evidence["searched"]}
+    assert 1 / math.sqrt(math.log(1 / 0.3)) < 1 < 1 / math.sqrt(math.log(2))
+
+
+def test_planted_small_delta_flips_the_verdict():
+    res = rt._run_lemma7_constants([(N, d, 1, "1e-5") for N in (10**3, 10**6) for d in (1, 100)])
+    assert res.verdict == "supported"
