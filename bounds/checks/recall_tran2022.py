@@ -22,6 +22,8 @@ Two exact decisions (mpmath, 50 digits, the catalog's printed expressions):
 
 from __future__ import annotations
 
+from fractions import Fraction
+from itertools import permutations, product
 from typing import Any
 
 import mpmath as mp
@@ -134,11 +136,91 @@ def _run_lemma7_constants(points=None) -> CheckResult:
                     "delta used in practice (< 1/e) the printed constants cover the route.")
 
 
+# ------------------------------------------------------------------ Lemma 7 under reshuffling
+EQ3_ROOT = "tran2022.eq3:identity-fresh-permutation"
+
+
+def eq3_bias(N: int = 3, q: int = 2, r: int = 1, alpha: Fraction = Fraction(1, 3),
+             gamma: Fraction = Fraction(1, 4), x: tuple[int, ...] = (1, 0, -1),
+             fresh: bool = True) -> Fraction:
+    """E over Algorithm 2's permutations of |alpha (RHS(3) - G_[1,t])|, t = qN + r, exactly,
+    on f(w, x) = x w (gradient x at every w: every Delta-term is 0).
+
+    G_[a,b] = sum_{s=a}^{b} (1-alpha)^{b-s} x at step s, step s = q_s N + r_s (r_s in [1, N])
+    using permutation pi^{q_s}; ``fresh``: one permutation per epoch (Algorithm 2), else one
+    permutation reused by every epoch. alpha G_[1,t] is the momentum m_t.
+    """
+    beta = 1 - alpha
+    perms = list(permutations(range(N)))
+    draws = product(perms, repeat=q + 1) if fresh else ((p,) * (q + 1) for p in perms)
+    t, total, count = q * N + r, Fraction(0), 0
+    for pi in draws:
+        def G(a: int, b: int) -> Fraction:
+            return sum((beta ** (b - s) * x[pi[(s - 1) // N][(s - 1) % N]]
+                        for s in range(a, b + 1)), Fraction(0))
+        rhs = beta ** (t - r) * G(1, r)
+        rhs += sum(beta ** (N * i) * (1 - gamma) ** (q - i - 1) for i in range(q)) * G(r + 1, r + N)
+        for i in range(1, q):                  # Delta-terms vanish: (1-gamma) 0 + gamma G
+            c = sum((1 - gamma) ** j * beta ** ((i - 1 - j) * N) for j in range(i))
+            rhs += c * gamma * G(t - i * N + 1, t - (i - 1) * N)
+        total += abs(alpha * (rhs - G(1, t)))
+        count += 1
+    return total / count
+
+
+def _run_lemma7_reshuffling() -> CheckResult:
+    N, q, r, alpha, gamma = 3, 2, 1, Fraction(1, 3), Fraction(1, 4)
+    t = q * N + r
+    bias = eq3_bias(N, q, r, alpha, gamma)
+    reused = eq3_bias(N, q, r, alpha, gamma, fresh=False)
+    f7, n7 = _f(registry.get("tran2022.lemma7").bound)
+    mp.mp.dps = 50
+    rows = []
+    for eps, delta in ((1000, "0.5"), (5000, "1e-5"), (1, "1e-5")):
+        env = {"G": 1, "beta": 0, "n": N, "d": 1, "eps": mp.mpf(eps), "delta": mp.mpf(delta),
+               "T": t, "eta_n": mp.mpf(gamma.numerator) / (gamma.denominator * N),
+               "alpha_m": mp.mpf(alpha.numerator) / alpha.denominator}
+        rhs = f7(*[env[k] for k in n7])
+        rows.append({"eps": eps, "delta": float(delta), "lemma7_rhs": float(rhs),
+                     "contradicted": bool(rhs < mp.mpf(bias.numerator) / bias.denominator)})
+    ev: dict[str, Any] = {
+        "instance": f"f(w, x) = x w, x in (1, 0, -1) (G = 1, L = 0), d = 1, N = {N}, T = t = {t}, "
+                    f"alpha = {alpha} (>= 1/N), gamma = {gamma} (<= 1/2), eta = gamma/N; m_hat_t "
+                    "reconstructed by eq. (3) (Sec. 4; Algorithm 4 is not in the text)",
+        "E_abs_bias_exact": str(bias), "E_abs_bias": float(bias),
+        "E_abs_bias_reused_permutation": str(reused),
+        "argument": "the noise is independent of the permutations and zero-mean, so "
+                    "E||m_hat_t - m_t|| >= E|bias| (Jensen, conditionally on the permutations)",
+        "rows": rows, "permutation_draws": 6 ** (q + 1)}
+    bad = [row for row in rows if row["contradicted"]]
+    if reused != 0 or not bad:
+        return CheckResult("inconclusive" if reused else "supported",
+                           "tran2022.lemma7: no contradiction from the reshuffling bias at the "
+                           "rows" if not bad else "the bias is not 0 with a reused permutation",
+                           ev, claim="upper-bound",
+                           power={"statement": "exact (fractions): a bias above Lemma 7's RHS "
+                                               "is refuted"})
+    h = bad[0]
+    return CheckResult(
+        "refuted", f"tran2022.lemma7 under Algorithm 2's reshuffling: at N = {N}, t = {t}, alpha = "
+        f"{alpha}, gamma = {gamma}, f(w, x) = x w, the reconstruction (3) is off by E|alpha (RHS - "
+        f"G_[1,t])| = {bias} = {float(bias):.4f} exactly (0 with one reused permutation), so "
+        f"E||m_hat_t - m_t|| >= {float(bias):.4f} > Lemma 7's {h['lemma7_rhs']:.4f} at eps = "
+        f"{h['eps']}, delta = {h['delta']:g} ({len(bad)}/{len(rows)} rows; its RHS -> 0 as eps "
+        "grows, the bias does not)",
+        ev, claim="upper-bound", severity="proof", root=EQ3_ROOT,
+        consequence="Lemma 7 bounds only the noise; the reshuffling bias of eq. (3) is not in it, "
+                    "so the proof of Theorem 9 has a gap (Theorem 9 itself is not shown false; "
+                    "assumes Algorithm 4, not in the text, implements (3) as Sec. 4 states).")
+
+
 CHECKS: list[Check] = [
     Check.of("tran2022.thm9", "T-below-1", "property", _run_t_below_1,
              "Theorem 9's settings at admitted (N, d, eps) with T < 1: the printed bound's sign"),
     Check.of("tran2022.thm9", "lemma7-constants", "property", _run_lemma7_constants,
              "printed bound vs Lemma 5 + 3 x Lemma 7 at the settings, delta 1e-5 .. 0.99"),
+    Check.of("tran2022.lemma7", "reshuffling-bias", "property", _run_lemma7_reshuffling,
+             "exact reshuffling bias of eq. (3) (all permutation triples, N = 3) vs Lemma 7"),
 ]
 
 __all__ = ["CHECKS", "thm9_at_settings"]

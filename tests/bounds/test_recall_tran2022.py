@@ -3,7 +3,9 @@ proof's route (Lemma 5 + 3 x Lemma 7) at delta > 1/e."""
 
 from __future__ import annotations
 
+import itertools
 import math
+from fractions import Fraction
 
 import pytest
 
@@ -69,3 +71,44 @@ def test_constants_fail_only_above_one_over_e():
 def test_planted_small_delta_flips_the_verdict():
     res = rt._run_lemma7_constants([(N, d, 1, "1e-5") for N in (10**3, 10**6) for d in (1, 100)])
     assert res.verdict == "supported"
+
+
+def _bias_by_recursion(fresh: bool) -> Fraction:
+    """E|m_hat_7 - m_7| without noise, N = 3, alpha = 1/3, gamma = 1/4, gradients x in
+    (1, 0, -1): m_t by the momentum recursion m_t = (1 - alpha) m_{t-1} + alpha x_t, m_hat_7
+    by eq. (3) with q = 2, r = 1 written out: alpha [beta^6 G_[1,1] + ((1 - gamma) + beta^3)
+    G_[2,4] + gamma G_[5,7]] (Delta = 0 for gradients constant in w)."""
+    a, g = Fraction(1, 3), Fraction(1, 4)
+    b, x = 1 - a, (1, 0, -1)
+    perms = list(itertools.permutations(range(3)))
+    draws = itertools.product(perms, repeat=3) if fresh else ((p, p, p) for p in perms)
+    tot, n = Fraction(0), 0
+    for pi in draws:
+        seq = [x[pi[e][k]] for e in range(3) for k in range(3)][:7]
+        m = Fraction(0)
+        for v in seq:
+            m = b * m + a * v
+
+        def G(lo, hi):
+            return sum(b ** (hi - s) * seq[s - 1] for s in range(lo, hi + 1))
+        mhat = a * (b ** 6 * G(1, 1) + ((1 - g) + b ** 3) * G(2, 4) + g * G(5, 7))
+        tot += abs(mhat - m)
+        n += 1
+    return tot / n
+
+
+def test_reshuffling_bias_is_80_over_243_by_an_independent_recursion():
+    assert _bias_by_recursion(True) == Fraction(80, 243) == rt.eq3_bias()
+    assert _bias_by_recursion(False) == 0 == rt.eq3_bias(fresh=False)
+
+
+def test_lemma7_contradicted_at_large_eps_only():
+    res = rt._run_lemma7_reshuffling()
+    assert res.verdict == "refuted" and res.severity == "proof" and res.root == rt.EQ3_ROOT
+    rows = {r["eps"]: r for r in res.evidence["rows"]}
+    # Lemma 7 by hand at d = 1, L = 0, G = 1, T = 7, alpha = 1/3, eta = gamma/N = 1/12:
+    # 192 alpha log2 7 sqrt(log 2)/eps + 128 alpha sqrt(eta 7 log 2) log2 7 / eps
+    Ld = math.log(2)
+    hand = (192 / 3 * math.log2(7) * math.sqrt(Ld) + 128 / 3 * math.sqrt(7 / 12 * Ld) * math.log2(7)) / 1000
+    assert rows[1000]["lemma7_rhs"] == pytest.approx(hand, rel=1e-12)
+    assert rows[1000]["contradicted"] and not rows[1]["contradicted"]    # planted: eps = 1
