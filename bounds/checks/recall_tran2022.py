@@ -214,6 +214,47 @@ def _run_lemma7_reshuffling() -> CheckResult:
                     "assumes Algorithm 4, not in the text, implements (3) as Sec. 4 states).")
 
 
+# ------------------------------------------------------------------ Algorithm 2's loop indices
+def loop_steps(N: int, T: int, printed: bool = True) -> list[int]:
+    """The values of t the loops produce, in order. ``printed``: Algorithm 2 ("for q = 0..
+    floor(T/N): for r = 0..min{N-1, T-qN}: t <- qN + r"); else Algorithm 1's ("for i = 1..
+    min{N, T-qN}: t <- qN + i")."""
+    if N < 1 or T < 1:
+        raise ValueError(f"N and T must be >= 1, got N={N}, T={T}")
+    if printed:
+        return [q * N + r for q in range(T // N + 1) for r in range(min(N - 1, T - q * N) + 1)]
+    return [q * N + i for q in range(T // N + 1) for i in range(1, min(N, T - q * N) + 1)]
+
+
+def _run_alg2_loop() -> CheckResult:
+    grid = [(N, T) for N in range(1, 9) for T in range(1, 41)]
+    bad = [(N, T, loop_steps(N, T)) for N, T in grid if loop_steps(N, T) != list(range(1, T + 1))]
+    alg1_bad = [(N, T) for N, T in grid if loop_steps(N, T, printed=False) != list(range(1, T + 1))]
+    ev: dict[str, Any] = {
+        "grid": "N = 1..8, T = 1..40 (exhaustive)", "n_instances": len(grid),
+        "n_not_1_to_T": len(bad), "algorithm1_loop_mismatches": len(alg1_bad),
+        "claim": "Algorithm 2 runs the T steps t = 1..T (it returns w_1..w_T; Theorem 9 counts "
+                 "T gradient evaluations; Lemma 5 averages over t = 1..T)"}
+    if bad:
+        N, T, steps = bad[0]
+        ev["minimal"] = {"N": N, "T": T, "t_values": steps}
+        ev["all_have_T_plus_1_steps_from_0"] = all(s == list(range(0, T + 1)) for _, T, s in bad)
+    if not bad or alg1_bad:
+        return CheckResult("supported" if not bad else "inconclusive",
+                           "tran2022.alg2: the printed loop runs t = 1..T" if not bad else
+                           "Algorithm 1's loop also mismatches (the enumeration is wrong)", ev,
+                           claim="identity", power={"statement": "exhaustive over the grid"})
+    N, T, steps = bad[0]
+    return CheckResult(
+        "refuted", f"tran2022.alg2: the printed loops run t = {steps} at N = {N}, T = {T}: "
+        f"T + 1 iterations starting at t = 0 on all {len(bad)}/{len(grid)} instances (t = 0 "
+        "makes 'for k = 0..floor(log2 t)' undefined and w_t = w_{t-1} refer to w_{-1}); "
+        "Algorithm 1's loop (i = 1..min{N, T - qN}) gives t = 1..T on every instance",
+        ev, claim="identity", severity="notation", root="tran2022.alg2:loop-from-0",
+        consequence="a specification off-by-one (r should run 1..min{N, T - qN} as in "
+                    "Algorithm 1); no effect on the rates")
+
+
 CHECKS: list[Check] = [
     Check.of("tran2022.thm9", "T-below-1", "property", _run_t_below_1,
              "Theorem 9's settings at admitted (N, d, eps) with T < 1: the printed bound's sign"),
@@ -221,6 +262,8 @@ CHECKS: list[Check] = [
              "printed bound vs Lemma 5 + 3 x Lemma 7 at the settings, delta 1e-5 .. 0.99"),
     Check.of("tran2022.lemma7", "reshuffling-bias", "property", _run_lemma7_reshuffling,
              "exact reshuffling bias of eq. (3) (all permutation triples, N = 3) vs Lemma 7"),
+    Check.of("tran2022.alg2", "loop-indices", "property", _run_alg2_loop,
+             "the t values of Algorithm 2's printed loops vs 1..T, exhaustive N <= 8, T <= 40"),
 ]
 
 __all__ = ["CHECKS", "thm9_at_settings"]

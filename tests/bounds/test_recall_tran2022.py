@@ -112,3 +112,15 @@ def test_lemma7_contradicted_at_large_eps_only():
     hand = (192 / 3 * math.log2(7) * math.sqrt(Ld) + 128 / 3 * math.sqrt(7 / 12 * Ld) * math.log2(7)) / 1000
     assert rows[1000]["lemma7_rhs"] == pytest.approx(hand, rel=1e-12)
     assert rows[1000]["contradicted"] and not rows[1]["contradicted"]    # planted: eps = 1
+
+
+def test_alg2_printed_loop_runs_T_plus_1_steps_from_0():
+    # by hand: N = 4, T = 8: q = 0: r = 0..3 -> 0..3; q = 1: 4..7; q = 2: r = 0..min(3, 0) -> 8
+    assert rt.loop_steps(4, 8) == list(range(0, 9))
+    assert rt.loop_steps(4, 8, printed=False) == list(range(1, 9))     # planted: Algorithm 1's
+    res = rt._run_alg2_loop()
+    assert res.verdict == "refuted" and res.severity == "notation"
+    assert res.evidence["all_have_T_plus_1_steps_from_0"]
+    assert res.evidence["minimal"] == {"N": 1, "T": 1, "t_values": [0, 1]}
+    with pytest.raises(ValueError, match="N and T"):
+        rt.loop_steps(0, 5)
