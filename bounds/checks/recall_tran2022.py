@@ -255,6 +255,40 @@ def _run_alg2_loop() -> CheckResult:
                     "Algorithm 1); no effect on the rates")
 
 
+# ------------------------------------------------------------------ Theorem 6 sketch's indices
+def sketch_index(i: int, N: int) -> tuple[int, int]:
+    """(q_i, r_i) as the Theorem 6 sketch defines them: q_i = floor(i/N), r = i - q_i N."""
+    return i // N, i - (i // N) * N
+
+
+def _run_thm6_index() -> CheckResult:
+    grid = [(N, i) for N in range(1, 13) for i in range(1, 8 * N + 1)]
+    # Algorithm 1: t = qN + i with i in [1, N]; the permutation index must be in [1, N]
+    alg1 = {(N, i): ((i - 1) // N, (i - 1) % N + 1) for N, i in grid}
+    bad = [(N, i, sketch_index(i, N), alg1[N, i]) for N, i in grid
+           if not 1 <= sketch_index(i, N)[1] <= N]
+    differ = [(N, i) for N, i in grid if sketch_index(i, N) != alg1[N, i]]
+    ev: dict[str, Any] = {
+        "grid": "N = 1..12, i = 1..8N (exhaustive)", "n_instances": len(grid),
+        "n_r_outside_1_to_N": len(bad),
+        "differs_from_algorithm1_exactly_at_multiples_of_N":
+            sorted(differ) == sorted((N, i) for N, i in grid if i % N == 0)}
+    if not bad:
+        return CheckResult("supported", "tran2022.thm6: the sketch's r_i is a permutation index "
+                           "in [1, N] at every step", ev, claim="identity",
+                           power={"statement": "exhaustive over the grid"})
+    N, i, sk, a1 = next(b for b in bad if b[0] > 1)
+    ev["minimal"] = {"N": N, "i": i, "sketch_q_r": sk, "algorithm1_q_r": a1}
+    return CheckResult(
+        "refuted", f"tran2022.thm6 (proof sketch): q_i = floor(i/N), r = i - q_i N gives r = 0, "
+        f"not a permutation index in [1, N], at i = {i}, N = {N} ((q, r) = {sk}; Algorithm 1 and "
+        f"the Theorem 4 proof have {a1}); {len(bad)}/{len(grid)} steps, exactly the multiples of N",
+        ev, claim="identity", severity="notation", root="tran2022.thm6:index-floor",
+        consequence="notation: with the floor convention x_{pi^{q_i}_{r_i}} is undefined at "
+                    "i = multiples of N, and 'w_{q_i N} is independent of the epoch's data' "
+                    "fails there; Algorithm 1's r in [1, N] is the convention that works")
+
+
 CHECKS: list[Check] = [
     Check.of("tran2022.thm9", "T-below-1", "property", _run_t_below_1,
              "Theorem 9's settings at admitted (N, d, eps) with T < 1: the printed bound's sign"),
@@ -264,6 +298,8 @@ CHECKS: list[Check] = [
              "exact reshuffling bias of eq. (3) (all permutation triples, N = 3) vs Lemma 7"),
     Check.of("tran2022.alg2", "loop-indices", "property", _run_alg2_loop,
              "the t values of Algorithm 2's printed loops vs 1..T, exhaustive N <= 8, T <= 40"),
+    Check.of("tran2022.thm6", "index-convention", "property", _run_thm6_index,
+             "the sketch's r = i - floor(i/N) N as a permutation index, exhaustive N <= 12"),
 ]
 
 __all__ = ["CHECKS", "thm9_at_settings"]

@@ -124,3 +124,13 @@ def test_alg2_printed_loop_runs_T_plus_1_steps_from_0():
     assert res.evidence["minimal"] == {"N": 1, "T": 1, "t_values": [0, 1]}
     with pytest.raises(ValueError, match="N and T"):
         rt.loop_steps(0, 5)
+
+
+def test_thm6_sketch_index_is_0_at_multiples_of_N():
+    # by hand: N = 3, i = 3: floor(3/3) = 1, r = 3 - 3 = 0; Algorithm 1: 3 = 0 * 3 + 3
+    assert rt.sketch_index(3, 3) == (1, 0)
+    assert rt.sketch_index(4, 3) == (1, 1)          # planted: off multiples of N it agrees
+    res = rt._run_thm6_index()
+    assert res.verdict == "refuted" and res.severity == "notation"
+    assert res.evidence["minimal"] == {"N": 2, "i": 2, "sketch_q_r": (1, 0), "algorithm1_q_r": (0, 2)}
+    assert res.evidence["differs_from_algorithm1_exactly_at_multiples_of_N"]
