@@ -34,6 +34,7 @@ import numpy as np
 from scipy import special, stats
 
 from dptheory.privacy import tree
+from dptheory.privacy.gaussian import gaussian_delta
 from dptheory.verify import Check, CheckResult
 
 from .privacy_accounting import minimise_over_order
@@ -132,11 +133,6 @@ def composed_directions_delta(eps: float, shift: float, d: int, n_steps: int,
             "bins": len(ks) + 1, "max_bin_bracket": float(np.max(p_hi - p_lo))}
 
 
-def gaussian_delta(eps: float, mu: float) -> float:
-    """Exact delta(eps) of the Gaussian mechanism with mean shift / std = mu (Balle-Wang)."""
-    return float(special.ndtr(-eps / mu + mu / 2) - math.exp(eps) * special.ndtr(-eps / mu - mu / 2))
-
-
 def _sigma(eps: float, delta: float) -> float:
     return 2.0 * math.sqrt(math.log(1.0 / delta)) / eps          # Theorem 4's sigma, with equality
 
@@ -165,7 +161,7 @@ def single_step_rows(alpha: float, points=A7_POINTS, T: int = _T, t: int = A7_ST
         rdp_route_eps = minimise_over_order(1.0 / (2.0 * sigma ** 2), math.log(1.0 / delta))[0]
         rows.append({"eps": eps, "delta": delta, "sigma": sigma, "V": V,
                      "mu_of_Z": 2.0 * shift, "claimed_mu": 1.0 / sigma,
-                     "delta_upper_gaussian_Z": gaussian_delta(eps, 2.0 * shift),
+                     "delta_upper_gaussian_Z": gaussian_delta(eps, sigma=1.0, sensitivity=2.0 * shift),
                      "rdp_claim_implies_eps_delta": rdp_route_eps <= eps,
                      "rdp_route_eps": rdp_route_eps,
                      "violated": r["delta_lower"] > delta, **r})
@@ -235,7 +231,7 @@ def composed_rows(points=A1_POINTS, T: int = _T, d: int = _D) -> list[dict[str, 
         n_nodes = sum(T >> b for b in range(R))
         mu_tree = math.sqrt(n_nodes) * 2.0 * shift
         rows.append({"eps": eps, "delta": delta, "sigma": sigma, "V": V,
-                     "delta_upper_tree": gaussian_delta(eps, mu_tree),
+                     "delta_upper_tree": gaussian_delta(eps, sigma=1.0, sensitivity=mu_tree),
                      "violated": bool(r["delta_lower"] > delta), **r})
     return rows
 
