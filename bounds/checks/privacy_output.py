@@ -97,31 +97,33 @@ def single_direction_delta(eps: float, shift: float, d: int,
             "P_minus_hi": float(q_hi[i])}
 
 
-def composed_directions_delta(eps: float, shift: float, d: int, n_steps: int,
-                              ks: np.ndarray) -> dict[str, float]:
-    """Certified lower bound on delta(eps) of ``n_steps`` independent directions.
+def _bins(ks: np.ndarray, shift: float, d: int) -> tuple[np.ndarray, np.ndarray]:
+    """Brackets of the masses of the bins (-inf, k_0], (k_0, k_1], ..., (k_m, inf) of
+    u_1/sqrt(1 - u_1^2) for the direction of N(shift e_1, I_d)."""
+    t_lo, t_hi = direction_tail(ks, shift, d)
+    lo = np.concatenate([[1.0 - t_hi[0]], t_lo[:-1] - t_hi[1:], [t_lo[-1]]])
+    hi = np.concatenate([[1.0 - t_lo[0]], t_hi[:-1] - t_lo[1:], [t_hi[-1]]])
+    return np.maximum(lo, 0.0), np.minimum(hi, 1.0)
 
-    The directions are quantised into the bins cut by ``ks`` (post-processing). With L the
-    summed log-likelihood ratio of the bins and S = {L >= tau}: P'(S) = E_P[e^-L; S] <=
+
+def cantelli_delta(eps: float, p_lo: np.ndarray, p_hi: np.ndarray, q_lo: np.ndarray,
+                   q_hi: np.ndarray, n_units: int) -> dict[str, float]:
+    """Certified lower bound on delta(eps) of ``n_units`` independent copies of a finite
+    mechanism whose outcome masses are bracketed: P in [p_lo, p_hi], P' in [q_lo, q_hi].
+
+    With L the summed log-likelihood ratio and S = {L >= tau}: P'(S) = E_P[e^-L; S] <=
     e^-tau P(S), so delta(eps) >= P(S) (1 - e^(eps - tau)); Cantelli's inequality gives
     P(S) >= 1 - Var L / (Var L + (E L - tau)^2) for tau < E L, with E L bounded below and
-    Var L above by interval arithmetic on the bins' bracketed probabilities.
+    Var L above by interval arithmetic on the brackets.
     """
-    def bins(shift_: float) -> tuple[np.ndarray, np.ndarray]:
-        t_lo, t_hi = direction_tail(ks, shift_, d)
-        lo = np.concatenate([[1.0 - t_hi[0]], t_lo[:-1] - t_hi[1:], [t_lo[-1]]])
-        hi = np.concatenate([[1.0 - t_lo[0]], t_hi[:-1] - t_lo[1:], [t_hi[-1]]])
-        return np.maximum(lo, 0.0), np.minimum(hi, 1.0)
-    p_lo, p_hi = bins(shift)
-    q_lo, q_hi = bins(-shift)
     if not ((p_lo > 0).all() and (q_lo > 0).all()):
-        raise ValueError("a bin has no certified mass: choose thresholds inside the support")
+        raise ValueError("an outcome has no certified mass: choose thresholds inside the support")
     l_lo, l_hi = np.log(p_lo / q_hi), np.log(p_hi / q_lo)
     m1_lo = float(np.sum(np.minimum(p_lo * l_lo, p_hi * l_lo)))
     m1_hi = float(np.sum(np.maximum(p_lo * l_hi, p_hi * l_hi)))
     m2_hi = float(np.sum(p_hi * np.maximum(l_lo ** 2, l_hi ** 2)))
-    mean_lo = n_steps * m1_lo
-    var_hi = n_steps * (m2_hi - max(m1_lo, 0.0) ** 2)
+    mean_lo = n_units * m1_lo
+    var_hi = n_units * (m2_hi - max(m1_lo, 0.0) ** 2)
     best = {"delta_lower": 0.0, "tau": float("nan"), "P_S_lo": 0.0}
     if mean_lo > eps:
         for tau in np.linspace(eps, mean_lo, 2001)[1:-1]:
@@ -129,8 +131,33 @@ def composed_directions_delta(eps: float, shift: float, d: int, n_steps: int,
             v = p_s * (1.0 - math.exp(eps - tau))
             if v > best["delta_lower"]:
                 best = {"delta_lower": float(v), "tau": float(tau), "P_S_lo": float(p_s)}
-    return {**best, "E_L_lo": mean_lo, "E_L_hi": n_steps * m1_hi, "Var_L_hi": var_hi,
-            "bins": len(ks) + 1, "max_bin_bracket": float(np.max(p_hi - p_lo))}
+    return {**best, "E_L_lo": mean_lo, "E_L_hi": n_units * m1_hi, "Var_L_hi": var_hi,
+            "outcomes": int(p_lo.size), "max_outcome_bracket": float(np.max(p_hi - p_lo))}
+
+
+def composed_directions_delta(eps: float, shift: float, d: int, n_steps: int,
+                              ks: np.ndarray) -> dict[str, float]:
+    """Certified lower bound on delta(eps) of ``n_steps`` independent directions of
+    N(+-shift e_1, I_d), quantised into the bins cut by ``ks`` (post-processing), by
+    :func:`cantelli_delta`."""
+    p_lo, p_hi = _bins(ks, shift, d)
+    q_lo, q_hi = _bins(ks, -shift, d)
+    return cantelli_delta(eps, p_lo, p_hi, q_lo, q_hi, n_steps)
+
+
+def epoch_pairs_delta(eps: float, shift: float, d: int, n_epochs: int,
+                      ks: np.ndarray) -> dict[str, float]:
+    """As :func:`composed_directions_delta` for N = 2, data (0, +-1): each epoch releases two
+    directions, one of N(+-shift e_1, I) and one of N(0, I) in uniformly random order, so
+    an epoch's binned pair has mass (P_j P0_k + P0_j P_k)/2; epochs are independent."""
+    a_lo, a_hi = _bins(ks, shift, d)
+    b_lo, b_hi = _bins(ks, -shift, d)
+    z_lo, z_hi = _bins(ks, 0.0, d)
+
+    def pair(x: np.ndarray, z: np.ndarray) -> np.ndarray:
+        return (0.5 * (np.outer(x, z) + np.outer(z, x))).ravel()
+    return cantelli_delta(eps, pair(a_lo, z_lo), pair(a_hi, z_hi), pair(b_lo, z_lo),
+                          pair(b_hi, z_hi), n_epochs)
 
 
 def _sigma(eps: float, delta: float) -> float:
@@ -164,7 +191,7 @@ def single_step_rows(alpha: float, points=A7_POINTS, T: int = _T, t: int = A7_ST
                      "delta_upper_gaussian_Z": gaussian_delta(eps, sigma=1.0, sensitivity=2.0 * shift),
                      "rdp_claim_implies_eps_delta": rdp_route_eps <= eps,
                      "rdp_route_eps": rdp_route_eps,
-                     "violated": r["delta_lower"] > delta, **r})
+                     "violated": bool(r["delta_lower"] > delta), **r})
     return rows
 
 
@@ -236,8 +263,33 @@ def composed_rows(points=A1_POINTS, T: int = _T, d: int = _D) -> list[dict[str, 
     return rows
 
 
+A1_N2_POINTS = ((200.0, 0.5),)
+
+
+def epoch_pair_rows(points=A1_N2_POINTS, T: int = _T, d: int = _D) -> list[dict[str, Any]]:
+    """Theorem 4's points against Algorithm 1 at N = 2, alpha = 1 (= 2/N), data (0, +-1) on
+    f = G x <e_1, w> (x in [-1, 1]): the (T - 1) // 2 complete epochs of released directions."""
+    R = T.bit_length()
+    V = tree.participation_count_V(2, T, R)
+    ks = np.linspace(-0.2, 0.2, 81)
+    rows = []
+    for eps, delta in points:
+        sigma = _sigma(eps, delta)
+        shift = 1.0 / (4.0 * sigma * math.sqrt(V))
+        n_epochs = (T - 1) // 2
+        r = epoch_pairs_delta(eps, shift, d, n_epochs, ks)
+        # upper bound: given the permutations, the epochs release n_epochs Gaussian vectors
+        # with mean +-shift e_1 (joint convexity of the hockey-stick over the shuffle)
+        mu = math.sqrt(n_epochs) * 2.0 * shift
+        rows.append({"N": 2, "eps": eps, "delta": delta, "sigma": sigma, "V": V,
+                     "delta_upper_tree": gaussian_delta(eps, sigma=1.0, sensitivity=mu),
+                     "violated": bool(r["delta_lower"] > delta), **r})
+    return rows
+
+
 def _run_conversion_output() -> CheckResult:
     rows = composed_rows()
+    rows_n2 = epoch_pair_rows()
     control = composed_rows(A1_SOUND_POINTS)
     ev: dict[str, Any] = {
         "instance": f"Algorithm 1, N = 1, f(w, x) = G x <e_1, w>, x in {{-1, +1}}, alpha = 1 = 1/N, "
@@ -246,10 +298,10 @@ def _run_conversion_output() -> CheckResult:
         "method": "160 threshold bins of u_1/sqrt(1-u_1^2) per step (bracketed over "
                   f"{_CELLS} chi-square cells), summed bin log-likelihood ratio L, event L >= tau, "
                   "Cantelli: delta >= (1 - Var L/(Var L + (E L - tau)^2)) (1 - e^(eps - tau))",
-        "rows": rows, "control_small_eps": control, "printed_condition": "delta >= exp(-eps) (holds at every row)",
+        "rows": rows, "rows_N2": rows_n2, "control_small_eps": control, "printed_condition": "delta >= exp(-eps) (holds at every row)",
         "constants_varied": "G cancels; eps varied at delta = 0.5"}
     bad = [r for r in rows if r["violated"] and r["delta"] >= math.exp(-r["eps"])]
-    if any(r["delta_lower"] > r["delta_upper_tree"] + 1e-9 for r in rows + control):
+    if any(r["delta_lower"] > r["delta_upper_tree"] + 1e-9 for r in rows + control + rows_n2):
         return CheckResult("inconclusive", "a certified lower bound exceeds the exact delta of "
                            "the node tree the iterates are computed from: numerics unsound", ev)
     if not bad:
@@ -263,7 +315,9 @@ def _run_conversion_output() -> CheckResult:
         f"tran2022.thm4 at the output, inside its printed condition delta >= exp(-eps): with "
         f"N = 1, alpha = 1 (= 1/N), T = {_T}, d = {_D}, eps = {h['eps']:g}, delta = {h['delta']:g}, "
         f"sigma = {h['sigma']:.4g}, the released iterates have certified delta(eps) >= "
-        f"{h['delta_lower']:.3f} > {h['delta']:g} ({len(bad)}/{len(rows)} points)",
+        f"{h['delta_lower']:.3f} > {h['delta']:g} ({len(bad)}/{len(rows)} points; also at N = 2, "
+        f"data (0, +-1), alpha = 1, eps = {rows_n2[0]['eps']:g}: delta >= "
+        f"{rows_n2[0]['delta_lower']:.3f})",
         ev, claim="privacy", severity="hypothesis", root=THM4_CONVERSION_ROOT,
         consequence="Algorithm 1 itself is not (eps, delta)-DP where eps >> log(1/delta), which "
                     "the printed condition delta >= exp(-eps) admits (it points the wrong way; "

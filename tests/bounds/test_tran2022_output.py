@@ -116,3 +116,20 @@ def test_conversion_output_check_is_a_hypothesis_finding_under_the_conversion_ro
     res = po._run_conversion_output()
     assert res.verdict == "refuted" and res.severity == "hypothesis"
     assert res.root == "tran2022.thm4:rdp-conversion"
+
+
+def test_n2_epoch_pairs_violate_and_are_sound():
+    row = po.epoch_pair_rows()[0]
+    # by hand: N = 2, T = 1024, R = 11: V = (min(11, 1) + 1) 1024/2 + sum_{j=2}^{11} floor(1024/2^j)
+    assert row["V"] == 1024 + 511
+    sigma = 2 * math.sqrt(math.log(2)) / 200
+    mu = math.sqrt(511) * 2 / (4 * sigma * math.sqrt(1535))
+    upper = (0.5 * math.erfc((200 / mu - mu / 2) / math.sqrt(2))
+             - math.exp(200) * 0.5 * math.erfc((200 / mu + mu / 2) / math.sqrt(2)))
+    assert 0.5 < row["delta_lower"] <= upper + 1e-12
+
+
+def test_pair_masses_are_a_bracketed_distribution():
+    ks = np.linspace(-0.2, 0.2, 41)
+    lo, hi = po._bins(ks, 0.3, 1000)
+    assert lo.sum() <= 1.0 <= hi.sum() and hi.sum() - lo.sum() < 1e-2
