@@ -130,14 +130,20 @@ class TranscriptModel:
 
     ``sees``: what the adversary sees; ``output``: whether that is the algorithm's output
     itself (then a lower bound above the claim refutes the privacy claim; otherwise it
-    refutes the proof's transcript claim); ``transform``: "clip" or "normalise" (the
-    per-sample map whose bound the proof uses, for the canary search).
+    refutes the proof's transcript claim); ``transform``: "clip", "normalise" or "raw" (the
+    per-sample map whose bound the proof uses, for the canary search); ``score(obj, d_in,
+    d_out, res, releases)``: the LLR of each run and the range of its transcript's GDP mu
+    (:func:`_from_iterates` for releases read from the iterates); ``hook``: the simulator
+    hands the releases over (its ``transcript`` argument) instead; ``noise_keys``: the
+    noise parameters the twin scales (all in proportion).
     """
 
     sees: str
     output: bool
     transform: str
-    loglik: Callable[..., tuple[np.ndarray, np.ndarray, float, int]]
+    score: Callable[..., dict[str, Any]]
+    hook: bool = False
+    noise_keys: tuple[str, ...] = ()
 
 
 def _zhang2021(alg_id: str) -> Callable[..., tuple[np.ndarray, np.ndarray, float, int]]:
@@ -179,16 +185,104 @@ def _yang2022_alg1(obj: Any, data: Any, res: Any) -> tuple[np.ndarray, np.ndarra
     return ll, pts, s, int(p["T"])
 
 
+def _wang2020_dpgd(obj: Any, data: Any, res: Any) -> tuple[np.ndarray, np.ndarray, float, int]:
+    p = res.params
+    if math.isfinite(float(p.get("radius", math.inf))):
+        raise ValueError("the transcript audit of wang2020.dpgd needs radius = inf (a "
+                         "projected step does not show its noisy gradient)")
+    W = res.trajectory["w"]                                        # w_0..w_T
+    s, eta = float(res.noise["sigma"]), float(p["eta"])
+    ll = np.zeros(W.shape[0])
+    moved = np.ones(W.shape[0], dtype=bool)
+    for t in range(W.shape[1] - 1):
+        # a stopped run stays put (the noisy test passed): nothing more is released; the
+        # stop event itself is left out of the score (still a valid score)
+        moved &= np.any(W[:, t + 1] != W[:, t], axis=1)
+        y = (W[:, t] - W[:, t + 1]) / eta                          # the noisy gradient
+        ll -= np.where(moved, np.sum((y - obj.grad_F(W[:, t], data)) ** 2, axis=1), 0.0) \
+            / (2 * s * s)
+    pts = W[:, :-1].reshape(-1, W.shape[2])
+    return ll, pts, s, int(p["T"])
+
+
+def _from_iterates(loglik: Callable[..., tuple[np.ndarray, np.ndarray, float, int]],
+                   transform: str) -> Callable[..., dict[str, Any]]:
+    """A ``score`` from a log-likelihood of the iterates: the LLR, and mu from the range of
+    ||Delta_t|| over every past the runs visited (sqrt(T) max ||Delta_t|| / s bounds it)."""
+    def score(obj: Any, d_in: Any, d_out: Any, res: Any, releases: Any) -> dict[str, Any]:
+        l_in, pts, s, T = loglik(obj, d_in, res)
+        l_out = loglik(obj, d_out, res)[0]
+        p = res.params
+        if transform == "clip":
+            def m(d):
+                return clipped_mean(obj, d, pts, clip=float(p["clip"]), B=int(p["B"]))
+        elif transform == "normalise":
+            def m(d):
+                return normalised_sum(obj, d, pts, r=float(p["r"]))
+        else:
+            def m(d):
+                return obj.grad_F(pts, d)
+        dn = np.linalg.norm(m(d_in) - m(d_out), axis=1)
+        return {"llr": l_in - l_out, "mu": (math.sqrt(T) * float(dn.min()) / s,
+                                            math.sqrt(T) * float(dn.max()) / s),
+                "steps": T, "std": s}
+    return score
+
+
+def _gauss_llr(y: np.ndarray, m_in: np.ndarray, m_out: np.ndarray,
+               s: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per run: log N(y; m_in, s^2 I) - log N(y; m_out, s^2 I) over the last axis, and the
+    squared shift ||m_in - m_out||^2 / s^2."""
+    llr = (np.sum((y - m_out) ** 2, axis=-1) - np.sum((y - m_in) ** 2, axis=-1)) / (2 * s * s)
+    return llr, np.sum((m_in - m_out) ** 2, axis=-1) / (s * s)
+
+
+def _wang2020_tr(obj: Any, d_in: Any, d_out: Any, res: Any,
+                 releases: list[dict[str, np.ndarray]]) -> dict[str, Any]:
+    """DP-TR / DP-STR: each step releases g~ = grad L(w, D) + N(0, sigma^2 I) and the upper
+    triangle (diagonal included) of H~ = hess L(w, D) + N(0, sigma_H^2) entries (wang2020
+    Algorithm 1, steps 3-4); full data (Algorithm 2 with |S| = |T| = n)."""
+    p = res.params
+    if "S_size" in p and (p["S_size"] != d_in.n or p["T_size"] != d_in.n):
+        raise ValueError("the transcript audit of wang2020.alg2 needs S_size = T_size = n "
+                         "(full data: each release is then a Gaussian mechanism)")
+    s, sH = float(res.noise["sigma"]), float(res.noise["sigma_H"])
+    reps = res.w.shape[0]
+    iu = np.triu_indices(obj.d)
+    llr, mu2 = np.zeros(reps), np.zeros(reps)
+    for st in releases:
+        act, w = st["active"], st["w"]
+        a, b = _gauss_llr(st["grad"], obj.grad_F(w, d_in), obj.grad_F(w, d_out), s)
+        Hi, Ho = obj.hess_F(w, d_in), obj.hess_F(w, d_out)
+        c, e = _gauss_llr(st["hess"][:, iu[0], iu[1]], Hi[:, iu[0], iu[1]],
+                          Ho[:, iu[0], iu[1]], sH)
+        llr[act] += a + c
+        mu2[act] += b + e
+    mu = np.sqrt(mu2)
+    return {"llr": llr, "mu": (float(mu.min()), float(mu.max())), "steps": len(releases),
+            "std": s}
+
+
 _ZS = ("the transcript of the {T} noisy clipped gradients (every iterate w_1..w_T; stage "
        "restart indices unseen)")
 MODELS: dict[str, TranscriptModel] = {
-    **{a: TranscriptModel(_ZS, False, "clip", _zhang2021(a))
+    **{a: TranscriptModel(_ZS, False, "clip", _from_iterates(_zhang2021(a), "clip"))
        for a in ("zhang2021.alg1", "zhang2021.alg2", "zhang2021.dpages")},
     # yang2022's Algorithm 1 outputs w_0..w_T (catalog yang2022.alg1): the transcript is the
     # output
     "yang2022.alg1": TranscriptModel(
         "the {T} noisy normalised gradient sums (every iterate w_0..w_T, the output)", True,
-        "normalise", _yang2022_alg1),
+        "normalise", _from_iterates(_yang2022_alg1, "normalise")),
+    # DP-GD's noisy Hessians only decide when to stop and are not released: the adversary
+    # sees the noisy gradients (the stop test's Hessian part is not scored)
+    "wang2020.dpgd": TranscriptModel(
+        "the {T} noisy full gradients (every iterate w_0..w_T; the noisy Hessians of the stop "
+        "test are not seen)", False, "raw", _from_iterates(_wang2020_dpgd, "raw")),
+    # the trust-region step hides its noisy gradient and Hessian: the simulator hands them over
+    **{a: TranscriptModel(
+        "the transcript of the {T} noisy gradients and noisy Hessians the trust-region "
+        "steps use (not the output)", False, "raw", _wang2020_tr, hook=True,
+        noise_keys=("sigma_H",)) for a in ("wang2020.alg1", "wang2020.alg2")},
 }
 
 
@@ -201,16 +295,19 @@ def transcript_canary(obj: Any, data0: Any, w0: np.ndarray, *, transform: str,
     :data:`CANARY_SCALE` (saturated: constant along the path)."""
     from .audits import candidate_records
     X, y = candidate_records(obj, data0, seed)
-    Xc = np.concatenate([X, X, CANARY_SCALE * X])
-    yc = np.concatenate([y, CANARY_SCALE * y, y])
+    if transform != "raw":                 # a saturating map: scaled candidates saturate it
+        X, y = np.concatenate([X, X, CANARY_SCALE * X]), np.concatenate([y, CANARY_SCALE * y, y])
+    Xc, yc = X, y
     g = np.asarray(obj.grad(w0, Xc, yc))
     nrm = np.linalg.norm(g, axis=1, keepdims=True)
     if transform == "clip":
         gt = g * np.minimum(1.0, bound / np.maximum(nrm, 1e-300))
     elif transform == "normalise":
         gt = g / (nrm + bound)
+    elif transform == "raw":
+        gt = g
     else:
-        raise ValueError(f"transform must be 'clip' or 'normalise', got {transform!r}")
+        raise ValueError(f"transform must be 'clip', 'normalise' or 'raw', got {transform!r}")
     diff = np.linalg.norm(gt[:, None, :] - gt[None, :, :], axis=-1)
     i, j = np.unravel_index(int(np.argmax(diff)), diff.shape)
     return {"x_in": Xc[i], "y_in": float(yc[i]), "x_out": Xc[j], "y_out": float(yc[j]),
@@ -222,32 +319,17 @@ def transcript_scores(alg: Any, obj: Any, d_in: Any, d_out: Any, model: Transcri
                       common: dict[str, Any], *, reps: int, seed: int, first: int,
                       offset: int) -> dict[str, Any]:
     """LLR scores of runs on D_in (replicates first..) and D_out (offset + first..), and the
-    range of ||Delta_t|| over every past the runs visited."""
-    out: dict[str, Any] = {}
+    range of the transcripts' GDP mu over those runs."""
+    out: dict[str, Any] = {"mu": (math.inf, 0.0)}
     for side, data, fr in (("in", d_in, first), ("out", d_out, offset + first)):
-        res = alg(obj, data, reps=reps, seed=seed, first_replicate=fr, record=1, **common)
-        l_in, pts, s, T = model.loglik(obj, d_in, res)
-        l_out, _, _, _ = model.loglik(obj, d_out, res)
-        out[side] = l_in - l_out
-        dn = _delta_norms(model, obj, d_in, d_out, res, pts)
-        out.setdefault("dmin", math.inf)
-        out.setdefault("dmax", 0.0)
-        out["dmin"], out["dmax"] = min(out["dmin"], dn[0]), max(out["dmax"], dn[1])
-        out["s"], out["T"], out["res_" + side] = s, T, res
+        releases: list = []
+        kw = {"transcript": releases} if model.hook else {"record": 1}
+        res = alg(obj, data, reps=reps, seed=seed, first_replicate=fr, **kw, **common)
+        sc = model.score(obj, d_in, d_out, res, releases)
+        out[side] = sc["llr"]
+        out["mu"] = (min(out["mu"][0], sc["mu"][0]), max(out["mu"][1], sc["mu"][1]))
+        out["s"], out["T"], out["res_" + side] = sc["std"], sc["steps"], res
     return out
-
-
-def _delta_norms(model: TranscriptModel, obj: Any, d_in: Any, d_out: Any, res: Any,
-                 pts: np.ndarray) -> tuple[float, float]:
-    p = res.params
-    if model.transform == "clip":
-        def m(d):
-            return clipped_mean(obj, d, pts, clip=float(p["clip"]), B=int(p["B"]))
-    else:
-        def m(d):
-            return normalised_sum(obj, d, pts, r=float(p["r"]))
-    dn = np.linalg.norm(m(d_in) - m(d_out), axis=1)
-    return float(dn.min()), float(dn.max())
 
 
 def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
@@ -273,7 +355,8 @@ def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
     params = dict(cell.get("params", {}))
     data0 = obj.make_data(int(cell["n"]) - 1, int(cell.get("data_seed", 0)))
     w0 = np.zeros(obj.d)
-    bound = float(params["clip"] if model.transform == "clip" else params["r"])
+    bound = float(params.get({"clip": "clip", "normalise": "r"}.get(model.transform, ""),
+                             math.inf))
     can = transcript_canary(obj, data0, w0, transform=model.transform, bound=bound,
                             seed=int(cell.get("data_seed", 0)))
     d_in = Dataset(np.vstack([data0.X, can["x_in"]]), np.append(data0.y, can["y_in"]))
@@ -288,19 +371,19 @@ def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
     if cal == "twin":
         pilot = transcript_scores(alg, obj, d_in, d_out, model, common, reps=PILOT,
                                   seed=seed, first=4 * offset, offset=offset)
-        mu_paper = math.sqrt(pilot["T"]) * pilot["dmax"] / pilot["s"]
+        mu_paper = pilot["mu"][1]
         mu_target = gdp_mu(POWER_FACTOR * eps, delta)
-        noise0 = float(pilot["res_out"].noise[key])
-        common[key] = noise0 * mu_paper / mu_target
-        twin_how = (f"noise {key} x {mu_paper / mu_target:.4g}: the transcript's GDP mu "
+        for k in (key, *model.noise_keys):
+            common[k] = float(pilot["res_out"].noise[k]) * mu_paper / mu_target
+        twin_how = (f"noise {', '.join((key, *model.noise_keys))} x {mu_paper / mu_target:.4g}: "
+                    f"the transcript's GDP mu "
                     f"{mu_paper:.4g} -> {mu_target:.4g} (exact eps {POWER_FACTOR * eps:g} at "
                     f"delta = {delta:g})")
     sc = transcript_scores(alg, obj, d_in, d_out, model, common, reps=reps, seed=seed,
                            first=fr, offset=offset)
     r_in, r_out = sc["res_in"], sc["res_out"]
     priv = r_out.privacy
-    mu_hi = math.sqrt(sc["T"]) * sc["dmax"] / sc["s"]
-    mu_lo = math.sqrt(sc["T"]) * sc["dmin"] / sc["s"]
+    mu_lo, mu_hi = sc["mu"]
     sees = model.sees.format(T=sc["T"])
     open_c = {k: float(r_out.params[k]) for k in OPEN_CONSTANTS.get(alg_id, ())
               if _num(r_out.params.get(k)) is not None}
