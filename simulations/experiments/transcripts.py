@@ -130,8 +130,9 @@ class TranscriptModel:
 
     ``sees``: what the adversary sees; ``output``: whether that is the algorithm's output
     itself (then a lower bound above the claim refutes the privacy claim; otherwise it
-    refutes the proof's transcript claim); ``transform``: "clip", "normalise" or "raw" (the
-    per-sample map whose bound the proof uses, for the canary search); ``score(obj, d_in,
+    refutes the proof's transcript claim); ``transform``: "clip", "normalise", "raw" or
+    "saturate" (the per-sample map whose bound the proof uses, or a loss whose slope
+    saturates at large labels, for the canary search); ``score(obj, d_in,
     d_out, res, releases)``: the LLR of each run and the range of its transcript's GDP mu
     (:func:`_from_iterates` for releases read from the iterates); ``hook``: the simulator
     hands the releases over (its ``transcript`` argument) instead; ``noise_keys``: the
@@ -263,6 +264,25 @@ def _wang2020_tr(obj: Any, d_in: Any, d_out: Any, res: Any,
             "std": s}
 
 
+def _bst14(obj: Any, d_in: Any, d_out: Any, res: Any,
+           releases: list[dict[str, np.ndarray]]) -> dict[str, Any]:
+    """Bassily-Smith-Thakurta noisy SGD: each step releases the mean gradient of its batch
+    plus N(0, s^2 I) before projecting (zhang2017's baseline [1]); full batches (m = n)."""
+    if int(res.params["m"]) != d_in.n:
+        raise ValueError("the transcript audit of zhang2017.bst14 needs m = n (full batches: "
+                         "each release is then a Gaussian mechanism)")
+    s = float(res.noise["s"])
+    llr, mu2 = np.zeros(res.w.shape[0]), np.zeros(res.w.shape[0])
+    for st in releases:
+        a, b = _gauss_llr(st["release"], obj.grad_F(st["w"], d_in),
+                          obj.grad_F(st["w"], d_out), s)
+        llr += a
+        mu2 += b
+    mu = np.sqrt(mu2)
+    return {"llr": llr, "mu": (float(mu.min()), float(mu.max())), "steps": len(releases),
+            "std": s}
+
+
 _ZS = ("the transcript of the {T} noisy clipped gradients (every iterate w_1..w_T; stage "
        "restart indices unseen)")
 MODELS: dict[str, TranscriptModel] = {
@@ -283,6 +303,10 @@ MODELS: dict[str, TranscriptModel] = {
         "the transcript of the {T} noisy gradients and noisy Hessians the trust-region "
         "steps use (not the output)", False, "raw", _wang2020_tr, hook=True,
         noise_keys=("sigma_H",)) for a in ("wang2020.alg1", "wang2020.alg2")},
+    # projected steps hide the noisy gradient: the simulator hands it over
+    "zhang2017.bst14": TranscriptModel(
+        "the transcript of the {T} noisy gradients before projection (not the output)", False,
+        "saturate", _bst14, hook=True),
 }
 
 
@@ -295,8 +319,10 @@ def transcript_canary(obj: Any, data0: Any, w0: np.ndarray, *, transform: str,
     :data:`CANARY_SCALE` (saturated: constant along the path)."""
     from .audits import candidate_records
     X, y = candidate_records(obj, data0, seed)
-    if transform != "raw":                 # a saturating map: scaled candidates saturate it
+    if transform in ("clip", "normalise"):  # a saturating map: scaled candidates saturate it
         X, y = np.concatenate([X, X, CANARY_SCALE * X]), np.concatenate([y, CANARY_SCALE * y, y])
+    elif transform == "saturate":           # a loss whose slope saturates (Huber): labels only
+        X, y = np.concatenate([X, X]), np.concatenate([y, CANARY_SCALE * y])
     Xc, yc = X, y
     g = np.asarray(obj.grad(w0, Xc, yc))
     nrm = np.linalg.norm(g, axis=1, keepdims=True)
@@ -304,12 +330,18 @@ def transcript_canary(obj: Any, data0: Any, w0: np.ndarray, *, transform: str,
         gt = g * np.minimum(1.0, bound / np.maximum(nrm, 1e-300))
     elif transform == "normalise":
         gt = g / (nrm + bound)
-    elif transform == "raw":
+    elif transform in ("raw", "saturate"):
         gt = g
     else:
-        raise ValueError(f"transform must be 'clip', 'normalise' or 'raw', got {transform!r}")
+        raise ValueError("transform must be 'clip', 'normalise', 'raw' or 'saturate', got "
+                         f"{transform!r}")
     diff = np.linalg.norm(gt[:, None, :] - gt[None, :, :], axis=-1)
-    i, j = np.unravel_index(int(np.argmax(diff)), diff.shape)
+    score = diff
+    if transform == "saturate":
+        # ties (both slopes saturated at w0) go to the largest labels: saturated on the path
+        ay = np.abs(yc) / (1.0 + np.max(np.abs(yc)))
+        score = diff + 1e-6 * np.max(diff) * (ay[:, None] + ay[None, :])
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
     return {"x_in": Xc[i], "y_in": float(yc[i]), "x_out": Xc[j], "y_out": float(yc[j]),
             "influence": float(diff[i, j]), "candidates": int(Xc.shape[0])}
 
@@ -345,7 +377,8 @@ def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
     from dptheory_simulations.objectives import Dataset
     from dptheory_simulations.objectives import get as get_obj
 
-    from .audits import _calibration, _num, _close, differing_params, OPEN_CONSTANTS
+    from .audits import (_NOISE_KEYS, OPEN_CONSTANTS, _calibration, _close, _num,
+                         differing_params)
     alg_id = cell["algorithm"]
     if alg_id not in MODELS:
         raise ValueError(f"no transcript model for {alg_id!r}; known: {sorted(MODELS)}")
@@ -373,8 +406,11 @@ def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
                                   seed=seed, first=4 * offset, offset=offset)
         mu_paper = pilot["mu"][1]
         mu_target = gdp_mu(POWER_FACTOR * eps, delta)
+        noise = pilot["res_out"].noise
         for k in (key, *model.noise_keys):
-            common[k] = float(pilot["res_out"].noise[k]) * mu_paper / mu_target
+            # the run's name of the calibrated value (noise_scale -> s)
+            v = next(float(noise[x]) for x in _NOISE_KEYS.get(k, (k,)) if x in noise)
+            common[k] = v * mu_paper / mu_target
         twin_how = (f"noise {', '.join((key, *model.noise_keys))} x {mu_paper / mu_target:.4g}: "
                     f"the transcript's GDP mu "
                     f"{mu_paper:.4g} -> {mu_target:.4g} (exact eps {POWER_FACTOR * eps:g} at "
