@@ -129,3 +129,58 @@ def test_unknown_algorithm_is_a_clear_error():
     with pytest.raises(ValueError, match="no transcript model"):
         audit_cell({**ALG2, "algorithm": "zhang2021.dpsgd-const",
                     "point": {"calibration": "paper"}})
+
+
+def mu_for_eps(eps: float, delta: float) -> float:
+    """The GDP mu whose exact eps at delta is eps (inverse of :func:`exact_eps`)."""
+    return optimize.brentq(lambda m: exact_eps(m, delta) - eps, 1e-3, 5.0, xtol=1e-12)
+
+
+def test_hooked_trust_region_transcript_planted_bug_refuted():
+    """wang2020 DP-TR: the trust-region step hides its releases, the simulator hands them
+    over. Noise set so that the transcript's exact eps is 3 > 0.9: refuted (proof), and the
+    LLR moments are those of the exact shift ||x||/n (logistic canaries (x, -1) and (x, +1):
+    gradients differ by (sigmoid(z) + sigmoid(-z)) x = x at every w, Hessians equal)."""
+    n, steps = 32, 1        # one release each (a later step may be cut by the stop rule)
+    cell = dict(algorithm="wang2020.alg1", objective="logistic-nonconvex-reg",
+                objective_params={"d": 3}, n=n, noise_param="sigma", eps=0.9, delta=1e-3,
+                data_seed=0, transcript=True, reps=RUNS, seed=0, first_replicate=0,
+                params={"T": steps})
+    probe = audit_cell({**cell, "reps": 10, "point": {"calibration": "paper"}})
+    can = probe["canary"]
+    assert can["x_in"] == can["x_out"] and can["y_in"] == -can["y_out"]
+    mu = mu_for_eps(3.0, 1e-3)
+    sigma = math.sqrt(steps) * np.linalg.norm(can["x_in"]) / n / mu
+    r = audit_cell({**cell, "params": {**cell["params"], "sigma": sigma, "sigma_H": sigma},
+                    "point": {"calibration": "paper"}})
+    assert r["mu_transcript"][0] == pytest.approx(mu, rel=1e-6)
+    assert r["mu_transcript"][1] == pytest.approx(mu, rel=1e-6)
+    s_in = np.array(r["scores_in"])
+    assert abs(s_in.mean() - mu ** 2 / 2) < 4 * mu / math.sqrt(RUNS)
+    chk = audit_check(r)
+    assert chk.verdict == "refuted" and chk.severity == "proof"
+    assert 0.9 < chk.evidence["epsilon_lower"] <= 3.0
+
+
+def test_bst14_transcript_before_projection():
+    """zhang2017's BST14 baseline: projected steps, noisy gradients handed over; Huber
+    canaries with saturated slopes shift each release by 2 delta_h ||x|| / n exactly. A noise
+    giving exact eps 3 > 1 is refuted; the paper's is supported with its twin caught."""
+    n, steps = 32, 3
+    cell = dict(algorithm="zhang2017.bst14", objective="huber-ridge",
+                objective_params={"d": 3}, n=n, noise_param="noise_scale", eps=1.0,
+                delta=1e-3, data_seed=0, transcript=True, reps=RUNS, seed=0,
+                first_replicate=0, params={"T": steps, "m": n})
+    probe = audit_cell({**cell, "reps": 10, "point": {"calibration": "paper"}})
+    can = probe["canary"]
+    delta_h = get_obj("huber-ridge", d=3).delta
+    shift = 2 * delta_h * np.linalg.norm(can["x_in"]) / n
+    assert can["x_in"] == can["x_out"] and abs(can["y_in"]) > 100
+    mu = mu_for_eps(3.0, 1e-3)
+    r = audit_cell({**cell, "params": {**cell["params"],
+                                       "noise_scale": math.sqrt(steps) * shift / mu},
+                    "point": {"calibration": "paper"}})
+    assert r["mu_transcript"][1] == pytest.approx(mu, rel=1e-6)
+    chk = audit_check(r)
+    assert chk.verdict == "refuted" and chk.severity == "proof"
+    assert chk.evidence["epsilon_lower"] <= 3.0
