@@ -200,13 +200,7 @@ def audit_cell(cell: dict[str, Any]) -> dict[str, Any]:
               if _num(r_out.params.get(k)) is not None}
     hyper = differing_params(r_in.params, r_out.params)
     return {"scores_in": [float(v) for v in s_in], "scores_out": [float(v) for v in s_out],
-            "epsilon_claimed": eps, "epsilon_tight": float(priv["tight"]["epsilon"]),
-            "epsilon_paper": _num(priv.get("paper", {}).get("epsilon")),
-            # the two-sided accountant on the noise actually used (None when it failed)
-            "epsilon_lower_certified": _num(priv["tight"].get("epsilon_lower")),
-            "epsilon_upper_certified": _num(priv["tight"].get("epsilon_upper")),
-            "interval_method": priv["tight"].get("interval_method",
-                                                 priv["tight"].get("interval_error")),
+            "epsilon_claimed": eps, **accountant_keys(priv),
             "epsilon_twin": POWER_FACTOR * eps if cal == "twin" else None,
             "twin_calibration": twin_how,
             "delta": delta, "algorithm": cell["algorithm"], "calibration": cal,
@@ -219,6 +213,18 @@ def audit_cell(cell: dict[str, Any]) -> dict[str, Any]:
             "canary": {"x_in": [float(v) for v in can["x_in"]], "y_in": can["y_in"],
                        "x_out": [float(v) for v in can["x_out"]], "y_out": can["y_out"],
                        "influence": can["influence"], "candidates": can["candidates"]}}
+
+
+def accountant_keys(priv: dict[str, Any]) -> dict[str, Any]:
+    """The privacy keys of an audit cell from a run's ``privacy``: the tight and paper eps
+    and the two-sided accountant's interval on the noise actually used (None when it
+    failed)."""
+    return {"epsilon_tight": float(priv["tight"]["epsilon"]),
+            "epsilon_paper": _num(priv.get("paper", {}).get("epsilon")),
+            "epsilon_lower_certified": _num(priv["tight"].get("epsilon_lower")),
+            "epsilon_upper_certified": _num(priv["tight"].get("epsilon_upper")),
+            "interval_method": priv["tight"].get("interval_method",
+                                                 priv["tight"].get("interval_error"))}
 
 
 _TWIN_CACHE: dict[str, tuple[float, str]] = {}

@@ -378,7 +378,7 @@ def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
     from dptheory_simulations.objectives import get as get_obj
 
     from .audits import (_NOISE_KEYS, OPEN_CONSTANTS, _calibration, _close, _num,
-                         differing_params)
+                         accountant_keys, differing_params)
     alg_id = cell["algorithm"]
     if alg_id not in MODELS:
         raise ValueError(f"no transcript model for {alg_id!r}; known: {sorted(MODELS)}")
@@ -425,12 +425,7 @@ def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
               if _num(r_out.params.get(k)) is not None}
     return {"scores_in": [float(v) for v in sc["in"]],
             "scores_out": [float(v) for v in sc["out"]],
-            "epsilon_claimed": eps, "epsilon_tight": float(priv["tight"]["epsilon"]),
-            "epsilon_paper": _num(priv.get("paper", {}).get("epsilon")),
-            "epsilon_lower_certified": _num(priv["tight"].get("epsilon_lower")),
-            "epsilon_upper_certified": _num(priv["tight"].get("epsilon_upper")),
-            "interval_method": priv["tight"].get("interval_method",
-                                                 priv["tight"].get("interval_error")),
+            "epsilon_claimed": eps, **accountant_keys(priv),
             # exact eps of the transcript on this canary (Gaussian DP composition): between
             # the values at the smallest and the largest ||Delta_t|| met
             "mu_transcript": [mu_lo, mu_hi],
