@@ -27,6 +27,15 @@ algorithm's release hides what its noise would leak (a normalised or trust-regio
 tree of noises), and the verdict is ``inconclusive``: such algorithms are judged by the
 two-sided accountant instead (the ``epsilon_*_certified`` keys of every cell).
 
+**Transcript audits** (:mod:`.transcripts`; setups with ``transcript=True``): where the
+privacy proof composes noisy releases the output hides (normalised, trust-region or projected
+steps, uniformly sampled outputs), the adversary sees every release (recovered from the
+iterates, or handed over by the simulator) and scores each run by the Neyman-Pearson
+log-likelihood ratio of the Gaussian releases given the past, with canaries at the proof's
+sensitivity; the twin's transcript has exact Gaussian-DP eps ``POWER_FACTOR`` x the claim. A
+lower bound above the claim on a transcript the algorithm does not output is a ``proof``
+finding, not ``privacy``.
+
 The quick recipes sweep ``calibration`` over ``paper`` (the paper's noise, the claim under
 test) and ``twin``; the full ones add ``tight`` (dptheory's own calibration, which the
 audit also checks). A lower bound above the claim is a finding. The settings are the
