@@ -283,29 +283,29 @@ def _bst14(obj: Any, d_in: Any, d_out: Any, res: Any,
             "std": s}
 
 
-_ZS = ("the transcript of the {T} noisy clipped gradients (every iterate w_1..w_T; stage "
-       "restart indices unseen)")
+_ZS = ("the transcript of the noisy clipped gradients, T = {T} (every iterate w_1..w_T; "
+       "stage restart indices unseen)")
 MODELS: dict[str, TranscriptModel] = {
     **{a: TranscriptModel(_ZS, False, "clip", _from_iterates(_zhang2021(a), "clip"))
        for a in ("zhang2021.alg1", "zhang2021.alg2", "zhang2021.dpages")},
     # yang2022's Algorithm 1 outputs w_0..w_T (catalog yang2022.alg1): the transcript is the
     # output
     "yang2022.alg1": TranscriptModel(
-        "the {T} noisy normalised gradient sums (every iterate w_0..w_T, the output)", True,
+        "the noisy normalised gradient sums, T = {T} (every iterate w_0..w_T, the output)", True,
         "normalise", _from_iterates(_yang2022_alg1, "normalise")),
     # DP-GD's noisy Hessians only decide when to stop and are not released: the adversary
     # sees the noisy gradients (the stop test's Hessian part is not scored)
     "wang2020.dpgd": TranscriptModel(
-        "the {T} noisy full gradients (every iterate w_0..w_T; the noisy Hessians of the stop "
-        "test are not seen)", False, "raw", _from_iterates(_wang2020_dpgd, "raw")),
+        "the noisy full gradients, T = {T} (every iterate w_0..w_T; the noisy Hessians of the "
+        "stop test are not seen)", False, "raw", _from_iterates(_wang2020_dpgd, "raw")),
     # the trust-region step hides its noisy gradient and Hessian: the simulator hands them over
     **{a: TranscriptModel(
-        "the transcript of the {T} noisy gradients and noisy Hessians the trust-region "
-        "steps use (not the output)", False, "raw", _wang2020_tr, hook=True,
+        "the transcript of the noisy gradients and noisy Hessians the trust-region steps "
+        "use, T = {T} (not the output)", False, "raw", _wang2020_tr, hook=True,
         noise_keys=("sigma_H",)) for a in ("wang2020.alg1", "wang2020.alg2")},
     # projected steps hide the noisy gradient: the simulator hands it over
     "zhang2017.bst14": TranscriptModel(
-        "the transcript of the {T} noisy gradients before projection (not the output)", False,
+        "the transcript of the noisy gradients before projection, T = {T} (not the output)", False,
         "saturate", _bst14, hook=True),
 }
 
