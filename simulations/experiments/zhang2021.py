@@ -350,12 +350,25 @@ _RR3 = ("robust-regression", {"d": 3})
 _Z21 = {"eta": 0.1, "B": 32}
 #: algorithm -> audit setup (see :func:`.audits.audit_recipes`). Worst case for a
 #: final-iterate audit: as few steps as the algorithm allows and full batches.
+#: Algorithms 1, 2 and DPageS are audited on their transcript (:mod:`.transcripts`: Thm 3.1's
+#: proof composes the noisy gradients, the adversary sees every iterate) with per-sample
+#: clipping at C = 1 (the simulator's ``clip``: L := C in both routes), so that a canary
+#: pair (a label far beyond the data's) has clipped gradients +-C a/||a|| at every step and
+#: attains the sensitivity 2L/B the proof assumes; full batches (B = n), so each release is
+#: a Gaussian mechanism; Algorithm 1 with t0_Mon = 1 of T0 = 2 (momentum on in half of each
+#: stage)
 AUDITS: dict[str, dict[str, Any]] = {
-    "zhang2021.alg2": dict(obj=_PL8, n=8, quick={"eta": 0.05, "T": 3, "B": 8},
-                           full={"eta": 0.05, "T": 1, "B": 8}, noise="pi"),
-    **{a: dict(obj=_PL8, n=8, quick={"eta0": 0.05, "T0": 1, "K": 2, "B": 8},
-               full={"eta0": 0.05, "T0": 1, "K": 1, "B": 8}, noise="pi")
-       for a in ("zhang2021.alg1", "zhang2021.dpages")},
+    "zhang2021.alg2": dict(obj=_PL8, n=8, quick={"eta": 0.05, "T": 3, "B": 8, "clip": 1.0},
+                           full={"eta": 0.05, "T": 1, "B": 8, "clip": 1.0}, noise="pi",
+                           transcript=True),
+    "zhang2021.alg1": dict(obj=_PL8, n=8, quick={"eta0": 0.05, "T0": 2, "tMon0": 1, "K": 2,
+                                                 "B": 8, "clip": 1.0},
+                           full={"eta0": 0.05, "T0": 1, "tMon0": 1, "K": 1, "B": 8,
+                                 "clip": 1.0}, noise="pi", transcript=True),
+    "zhang2021.dpages": dict(obj=_PL8, n=8, quick={"eta0": 0.05, "T0": 1, "K": 2, "B": 8,
+                                                   "clip": 1.0},
+                             full={"eta0": 0.05, "T0": 1, "K": 1, "B": 8, "clip": 1.0},
+                             noise="pi", transcript=True),
     **{a: dict(obj=_RR3, n=32, quick={**_Z21, "T": 3}, full={**_Z21, "T": 1}, noise="pi")
        for a in ("zhang2021.dpsgd-const", "zhang2021.dpsgd-c-t", "zhang2021.dpsgd-c-sqrt-t",
                  "zhang2021.dpsgdm-const", "zhang2021.dpsgdem-const")},
