@@ -398,7 +398,7 @@ _THM2_EPS_NOTES = (
     "Delta/eps): valid, loose by 2.")
 
 _add(
-    id="zhang2017.thm2", title="Strongly convex utility of Algorithm 1", source="Theorem 2; "
+    id="zhang2017.thm2", privacy="eps-DP", title="Strongly convex utility of Algorithm 1", source="Theorem 2; "
     "proof sketch; Appendix A.2", statement=_THM2_STATEMENT,
     settings={eta: 1 / (mu + beta), Dsens: DSENS_2, T: T2_EPS},
     bound=B2_EPS, rate=R2_EPS,
@@ -413,7 +413,7 @@ _add(
     **_THM2_COMMON,
 )
 _add(
-    id="zhang2017.thm2.eps", title="Strongly convex utility, eps-DP part", source="Theorem 2 (1); "
+    id="zhang2017.thm2.eps", privacy="eps-DP", title="Strongly convex utility, eps-DP part", source="Theorem 2 (1); "
     "Appendix A.2", statement=_THM2_STATEMENT,
     settings={eta: 1 / (mu + beta), Dsens: DSENS_2, T: T2_EPS},
     bound=B2_EPS, rate=R2_EPS,
@@ -422,7 +422,7 @@ _add(
     notes=_THM2_EPS_NOTES, refs=("zhang2017.thm2",), **_THM2_COMMON,
 )
 _add(
-    id="zhang2017.thm2.approx", title="Strongly convex utility, (eps,delta)-DP part",
+    id="zhang2017.thm2.approx", privacy="(eps,delta)-DP", title="Strongly convex utility, (eps,delta)-DP part",
     source="Theorem 2 (2); Appendix A.2", statement=_THM2_STATEMENT,
     settings={eta: 1 / (mu + beta), Dsens: DSENS_2, T: T2_ED},
     bound=B2_ED, rate=R2_ED,
@@ -437,7 +437,7 @@ _add(
     refs=("zhang2017.thm2", "zhang2017.thm2.approx.corrected"), **_THM2_COMMON,
 )
 _add(
-    id="zhang2017.thm2.approx.corrected",
+    id="zhang2017.thm2.approx.corrected", privacy="(eps,delta)-DP",
     title="Strongly convex utility, (eps,delta)-DP, recomputed noise term",
     source="Theorem 2 (2) with (beta/2) E||z||^2 recomputed from Algorithm 1 and Lemma 7",
     statement=r"\mathbb EF(w_{priv},S)-F(\hat w,S)\le\frac\beta2\exp(-\frac{2\mu\beta T}{(\mu+"
@@ -538,7 +538,7 @@ _THM3_NOTES = (
     "(d log(2/delta))^(1/3)/(n eps)^(2/3): same powers of beta, L, D, d, n, eps as printed.")
 
 _add(
-    id="zhang2017.thm3", title="Convex utility of Algorithm 1", source="Theorem 3; Appendix A.3",
+    id="zhang2017.thm3", privacy="eps-DP", title="Convex utility of Algorithm 1", source="Theorem 3; Appendix A.3",
     statement=_THM3_STATEMENT,
     settings={eta: 1 / beta, Dsens: DSENS_3, T: T3_EPS},
     bound=B3_EPS, rate=R3_EPS,
@@ -554,7 +554,7 @@ _add(
     **_THM3_COMMON,
 )
 _add(
-    id="zhang2017.thm3.eps", title="Convex utility, eps-DP part", source="Theorem 3 (1); A.3",
+    id="zhang2017.thm3.eps", privacy="eps-DP", title="Convex utility, eps-DP part", source="Theorem 3 (1); A.3",
     statement=_THM3_STATEMENT,
     settings={eta: 1 / beta, Dsens: DSENS_3, T: T3_EPS},
     bound=B3_EPS, rate=R3_EPS,
@@ -563,7 +563,7 @@ _add(
     notes=_THM3_NOTES, refs=("zhang2017.thm3",), **_THM3_COMMON,
 )
 _add(
-    id="zhang2017.thm3.approx", title="Convex utility, (eps,delta)-DP part",
+    id="zhang2017.thm3.approx", privacy="(eps,delta)-DP", title="Convex utility, (eps,delta)-DP part",
     source="Theorem 3 (2); A.3", statement=_THM3_STATEMENT,
     settings={eta: 1 / beta, Dsens: DSENS_3, T: T3_ED},
     bound=B3_ED, rate=R3_ED,

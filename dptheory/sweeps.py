@@ -159,7 +159,8 @@ class SweepResult:
     computed : cells computed in this call (the others were read from the store).
     constants : ``"certified"`` (the theory line is the bound) or ``"stated-rate"``.
     settings : what the figure's parameter line states: algorithm, objective and its
-        parameters, fixed values, replicates, data sets, seed, calibration.
+        parameters, fixed values, replicates, data sets, seed, calibration, and
+        ``privacy_model`` when the theorem's privacy model set delta.
     """
 
     records: list[dict[str, Any]]
@@ -448,6 +449,9 @@ def sweep(algorithm: str, objective: str | tuple[str, Mapping[str, Any]], vary: 
     if calibration not in ("paper", "tight"):
         raise UsageError(f"calibration must be 'paper' or 'tight', got {calibration!r}")
     fixed = dict(fixed or {})
+    model_note = ""
+    if theorem is not None:
+        fixed, model_note = _privacy_model_delta(theorem, item.privacy_model(), vary, fixed)
     points = _points(vary)
     for p in points:
         _validate_point({**fixed, **p})
@@ -509,9 +513,38 @@ def sweep(algorithm: str, objective: str | tuple[str, Mapping[str, Any]], vary: 
                                      .params().items() if k != "d" or "d" not in vary},
                 "reps": int(reps), "datasets": int(datasets), "seed": int(seed),
                 "calibration": calibration}
+    if model_note:
+        settings["privacy_model"] = model_note
     return SweepResult(records, list(vary), chosen, theorem or "", sorted(missing), run_id,
                        None if store is None else str(getattr(store, "path", store)),
                        len(got.computed), constants, settings)
+
+
+def _privacy_model_delta(theorem: str, model: str, vary: Mapping[str, Sequence[Any]],
+                         fixed: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """Make the run's delta match the privacy model of the theorem drawn beside it.
+
+    A bound for the eps-DP algorithm (zhang2017's Theorem 2 (1)) says nothing about the
+    (eps, delta) run with its Gaussian noise, and the converse: drawing one over the other
+    compares numbers about different algorithms. Unset delta takes the theorem's model
+    (0 for eps-DP); a delta set against it is a usage error naming both.
+    """
+    given = list(vary.get("delta", [])) + ([fixed["delta"]] if "delta" in fixed else [])
+    if model == "eps-DP":
+        wrong = [v for v in given if v != 0]
+        if wrong:
+            raise UsageError(f"{theorem} is about the eps-DP run (delta = 0), but the sweep sets "
+                             f"delta = {wrong[0]!r}: leave delta unset (or set it to 0), or draw "
+                             "the theorem's (eps, delta)-DP part instead")
+        if not given:
+            return {**fixed, "delta": 0.0}, f"delta = 0 ({theorem} is about the eps-DP run)"
+    elif model == "(eps,delta)-DP":
+        wrong = [v for v in given if v == 0]
+        if wrong:
+            raise UsageError(f"{theorem} is about the (eps, delta)-DP run (delta > 0), but the "
+                             "sweep sets delta = 0: set delta > 0, or draw the theorem's eps-DP "
+                             "part instead")
+    return fixed, ""
 
 
 def _require(theorem: str, what: str, cells: list[dict[str, Any]], got: Any,

@@ -7,6 +7,9 @@ KINDS = ("algorithm", "definition", "assumption", "lemma", "theorem", "corollary
 PROVENANCE = ("printed", "literal", "reconstructed", "reconstructed-constants-unknown", "corrected")
 RATE_NOTATIONS = ("O", "Otilde", "Omega", "Theta")
 DIRECTIONS = ("upper", "lower")
+#: Privacy models a statement can fix for the run it is about: pure eps-DP (delta = 0) or
+#: approximate (eps, delta)-DP with delta > 0; "" when the statement fixes none.
+PRIVACY_MODELS = ("", "eps-DP", "(eps,delta)-DP")
 #: Neighbouring relations of a sensitivity: replace one record (substitution), or add or
 #: remove one record.
 RELATIONS = ("replace-one", "add-remove")

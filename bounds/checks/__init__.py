@@ -14,7 +14,8 @@ from dptheory.verify import Check
 # One module per family of claims; each is independent of the others.
 MODULES = ("privacy_accounting", "privacy_tree", "claims", "recall_corrected",
            "recall_assumptions", "recall_probability", "recall_restatements",
-           "recall_lemma_hypotheses")
+           "recall_lemma_hypotheses", "recall_noise_corners", "recall_proof_steps",
+           "recall_bound_corners")
 
 
 def checks() -> list[Check]:

@@ -16,10 +16,13 @@ smallest admissible constant).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from scipy import optimize
+import mpmath as mp
+import sympy as sp
+from scipy import optimize, stats
 
 from dptheory.privacy import get_epsilon, rdp_fixed_size_gaussian
 from dptheory.verify import Check, CheckResult
@@ -27,7 +30,7 @@ from dptheory.stats import clopper_pearson
 
 
 def _fmt(x: float) -> float:
-    return float(f"{x:.6g}")
+    return float(f"{float(x):.6g}")
 
 
 # ---------------------------------------------------------------------------------------
@@ -207,6 +210,53 @@ def _yang2022_propE3() -> CheckResult:
 # ---------------------------------------------------------------------------------------
 
 LEMMA4_RUNS = 20_000
+#: the deltas and horizons of the exact worst-case family (stopped random walks)
+LEMMA4_EXACT_DELTAS = (0.99, 0.9, 0.5, 0.1, 0.01)
+LEMMA4_T_MAX = 200
+
+
+def stopped_walk_tail(T: int, m: int) -> Fraction:
+    """``P(max_{k <= T} S_k >= m)`` for the simple symmetric random walk S_k (steps +-1),
+    exactly, by the reflection principle: a path that reaches m and ends below m is the
+    reflection (after its first visit to m) of a path ending above m, so
+    ``P(M_T >= m) = P(S_T >= m) + P(S_T > m)``, with ``S_T = 2K - T``, K ~ Bin(T, 1/2)."""
+    if int(T) < 0 or int(m) < 1:
+        raise ValueError(f"need T >= 0 and m >= 1, got T={T}, m={m}")
+    T, m = int(T), int(m)
+
+    def at_least(v: int) -> int:        # #paths with S_T >= v, i.e. K >= ceil((T + v)/2)
+        k0 = max(0, -((-(T + v)) // 2))
+        return sum(math.comb(T, k) for k in range(k0, T + 1))
+    return Fraction(at_least(m) + at_least(m + 1), 2 ** T)
+
+
+def lemma4_stopped_walk(delta: float, t_max: int = LEMMA4_T_MAX) -> dict[str, Any]:
+    """The exact tail of Lemma 4's sum for the stopped walk, maximised over T <= ``t_max``.
+
+    X_t = sigma eps_t while S_{t-1} <= thr and X_t = 0 afterwards (eps_t Rademacher,
+    sigma_t = sigma, thr = sqrt(3 log(1/delta) T) sigma). It is a martingale-difference
+    sequence with E_{t-1} exp(X_t^2/sigma^2) in {e, 1}, so Lemma 4's hypothesis holds, and the
+    sum stays above thr once it crosses it: ``P(sum X_t > thr) = P(M_T >= m)`` with m the
+    least integer > thr/sigma (:func:`stopped_walk_tail`). Stopping doubles the Gaussian tail
+    (reflection) and, for delta near 1, a short walk crosses m = 1 with probability
+    1 - C(T, floor(T/2))/2^T: the family reaches most of delta there (5/8 = 0.694 delta at
+    delta = 0.9, T = 3). thr/sigma is computed with 50 digits, so m is exact."""
+    import mpmath  # noqa: PLC0415
+    if not 0 < delta < 1:
+        raise ValueError(f"delta must be in (0, 1), got {delta}")
+    best: dict[str, Any] | None = None
+    with mpmath.workdps(50):
+        lam2 = 3 * mpmath.log(1 / mpmath.mpf(delta))
+        for T in range(1, int(t_max) + 1):
+            m = int(mpmath.floor(mpmath.sqrt(lam2 * T))) + 1
+            p = stopped_walk_tail(T, m)
+            if best is None or p > best["p"]:
+                best = {"T": T, "m": m, "p": p}
+    assert best is not None
+    d = Fraction(delta)
+    return {"delta": delta, "T": best["T"], "m": best["m"], "tail": _fmt(float(best["p"])),
+            "tail_exact": f"{best['p'].numerator}/{best['p'].denominator}",
+            "ratio": _fmt(float(best["p"] / d)), "exceeds": bool(best["p"] > d)}
 
 
 def _zhang2017_lemma4() -> CheckResult:
@@ -237,8 +287,19 @@ def _zhang2017_lemma4() -> CheckResult:
                 rows.append({"T": T, "dist": dist, "delta": delta, "threshold": _fmt(thr),
                              "failures": k, "runs": LEMMA4_RUNS, "rate": _fmt(k / LEMMA4_RUNS),
                              "cp99_low": _fmt(lo), "cp99_high": _fmt(hi), "verdict": v})
+    exact = [lemma4_stopped_walk(d) for d in LEMMA4_EXACT_DELTAS]
     ev = {"rows": rows, "confidence": "two-sided Clopper-Pearson 99%",
-          "sigma_t": "uniform[0.5, 2], seed 0"}
+          "sigma_t": "uniform[0.5, 2], seed 0", "stopped_walk": exact,
+          "stopped_walk_note": "exact tails of the stopped Rademacher walk (lemma4_stopped_walk), "
+                               f"best T <= {LEMMA4_T_MAX} per delta"}
+    over = [r for r in exact if r["exceeds"]]
+    if over:
+        ev["counterexample"] = over[0]
+        return CheckResult("refuted", f"zhang2017.lemma4: the stopped random walk's exact tail "
+                           f"{over[0]['tail_exact']} exceeds delta = {over[0]['delta']} at T = "
+                           f"{over[0]['T']}", ev, claim="sup-bound", severity="bound",
+                           consequence="the martingale tail bound used by Theorem 6 fails for "
+                           "the sequence given")
     if "above" in verdicts:
         bad = [r for r in rows if r["verdict"] == "above"]
         ev["counterexample"] = bad[0]
@@ -246,11 +307,28 @@ def _zhang2017_lemma4() -> CheckResult:
                            "settings", ev, claim="sup-bound", severity="bound",
                            consequence="the martingale tail bound used by Theorem 6 fails for "
                            "the sequence given")
+    top = max(exact, key=lambda r: r["ratio"])
+    ev["reach"] = top["ratio"]
+    if top["ratio"] >= 0.5:
+        # an exact tail, no sampling error: a claimed tail bound below it would be refuted
+        half = Fraction(top["delta"]) / 2
+        power = {"statement": f"the stopped walk's exact tail reaches {top['ratio']} of delta at "
+                              f"delta = {top['delta']} (T = {top['T']}): a tail bound below "
+                              f"{top['tail']} there would have been refuted",
+                 "reach": top["ratio"],
+                 "selftest": {"planted": f"tail <= delta/2 = {float(half):g} at delta = "
+                                         f"{top['delta']}",
+                              "caught": bool(Fraction(top["tail_exact"]) > half)}}
+        ratios = ", ".join(f"{r['ratio']} at {r['delta']}" for r in exact)
+        return CheckResult("supported", f"zhang2017.lemma4: exact tails of the stopped random "
+                           f"walk stay below delta at every delta tested (tail/delta: {ratios}); "
+                           f"Monte Carlo rows below delta in all {len(rows)} settings", ev,
+                           claim="sup-bound", power=power)
     if "straddles" in verdicts:
         return CheckResult("inconclusive", "zhang2017.lemma4: some CP intervals contain delta",
                            ev, claim="sup-bound")
     worst = max(rows, key=lambda r: r["rate"] / r["delta"])
-    reach = worst["rate"] / worst["delta"]
+    reach = max(worst["rate"] / worst["delta"], top["ratio"])
     ev["reach"] = _fmt(reach)
     # The lemma is a supremum over sequences; these two reach only `reach` of delta, so a
     # violation would need a sequence far closer to the worst case than any tested here.
@@ -423,7 +501,9 @@ def _zhang2021_thm21() -> CheckResult:
                      "sampling rate q, add/remove, RDP accountant (improved conversion)",
           "why_inconclusive": "existence claim with unspecified c1, c2: any finite c2 on a "
                               "finite grid is consistent with it; the hypothesis eps < c1 q^2 T "
-                              "cannot be checked without c1 (eps/(q^2 T) reported per row)"}
+                              "cannot be checked without c1 (eps/(q^2 T) reported per row). "
+                              "zhang2021.thm2.1:every-c1-c2 decides it: for every (c1, c2) an "
+                              "admitted eps < c1 q^2 T with T large violates it"}
     return CheckResult(
         "inconclusive",
         f"zhang2021.thm2.1: existence claim (c1, c2 unspecified), answered with the smallest "
@@ -511,6 +591,268 @@ def _zhang2017_lemma_grad(item: str) -> CheckResult:
         consequence=LEMMA11_CONSEQUENCE)
 
 
+# ---------------------------------------------------------------------------------------
+# zhang2017.lemma12 (convex part): the step uses D_f, the bound uses ||w0 - w_hat||
+# ---------------------------------------------------------------------------------------
+# Instance: F(w) = (k/2) w^2 (d = 1, convex, beta-smooth for k <= beta, w_hat = 0), w0 = 1,
+# oracle G = k w + xi with xi = +-sigma (Rademacher: unbiased, variance sigma^2), the
+# prescribed step eta = min{1/beta, D_f/(sigma sqrt T)}, D_f = sqrt(2(F(w0) - F*)/beta) =
+# sqrt(k/beta). The second moment m_t = E w_t^2 follows m_{t+1} = (1 - eta k)^2 m_t +
+# eta^2 sigma^2, so m_t = a^t (w0^2 - v) + v (a = (1 - eta k)^2, v = eta^2 sigma^2/(1 - a))
+# and the sums over R's range are geometric (mpmath, 50 digits). P(k) is uniform (constant
+# step); both readings of R's range are judged.
+
+def lemma12_convex_gap(k: Any, beta: Any, T: int, w0: Any = 1, sigma: Any = 1,
+                       eta: Any = None) -> dict[str, Any]:
+    """E F(w_R) - F(w_hat) (R uniform on {0..T-1} and on {1..T}) against Lemma 12's convex
+    bound beta ||w0 - w_hat||^2/T + 2 ||w0 - w_hat|| sigma/sqrt(T) on the instance above;
+    ``eta`` overrides the prescribed step (planted variants)."""
+    mp.mp.dps = 50
+    k, beta, w0, sigma = mp.mpf(k), mp.mpf(beta), mp.mpf(w0), mp.mpf(sigma)
+    Df = mp.sqrt(2 * (k / 2 * w0 ** 2) / beta)
+    if eta is None:
+        eta = min(1 / beta, Df / (sigma * mp.sqrt(T)))
+    eta = mp.mpf(eta)
+    a = (1 - eta * k) ** 2
+    v = eta ** 2 * sigma ** 2 / (1 - a)
+    s0 = T * v + (w0 ** 2 - v) * (1 - a ** T) / (1 - a)            # sum_{t=0}^{T-1} m_t
+    s1 = s0 - w0 ** 2 + a ** T * (w0 ** 2 - v) + v                   # sum_{t=1}^{T} m_t
+    lhs0, lhs1 = k / 2 * s0 / T, k / 2 * s1 / T
+    bound = beta * w0 ** 2 / T + 2 * abs(w0) * sigma / mp.sqrt(T)
+    return {"k": _fmt(k), "beta": _fmt(beta), "T": T, "D_f": _fmt(Df), "eta": _fmt(eta),
+            "lhs_R_from_0": _fmt(lhs0), "lhs_R_from_1": _fmt(lhs1), "printed_bound": _fmt(bound),
+            "ghadimi_lan_bound": _fmt(beta * w0 ** 2 / T + (w0 ** 2 / Df + Df) * sigma / mp.sqrt(T)),
+            "violated_both_readings": bool(min(lhs0, lhs1) > bound)}
+
+
+def _zhang2017_lemma12_convex(planted_step: bool = False) -> CheckResult:
+    rows = []
+    for beta in (0.25, 1, 4):
+        for (k, T) in ((0.01, 10 ** 6), (0.01, 10 ** 7), (0.001, 10 ** 10)):
+            # planted: the step Ghadimi-Lan's form needs for the printed bound, D~ = ||w0 - w_hat||
+            eta = min(1 / mp.mpf(beta), 1 / mp.sqrt(T)) if planted_step else None
+            rows.append(lemma12_convex_gap(k, beta, T, eta=eta))
+    bad = [r for r in rows if r["violated_both_readings"]]
+    ev = {"rows": rows, "planted_step": planted_step,
+          "instance": "F(w) = (k/2) w^2, w0 = 1, w_hat = 0, Rademacher oracle noise sigma = 1, "
+                      "eta = min{1/beta, D_f/(sigma sqrt T)} (Lemma 12's step), exact geometric sums",
+          "ghadimi_lan": "Cor. 2.2 with the step's constant D~ = D_f gives beta D^2/T + (D^2/D_f + "
+                         "D_f) sigma/sqrt T (zhang2017.lemma12.corrected), which holds at every row",
+          "constants_varied": ["beta: 1/4, 1, 4", "k: 1e-2, 1e-3", "T: 1e6 .. 1e10"]}
+    if not bad:
+        return CheckResult("supported", "Lemma 12's convex bound holds at every row", ev,
+                           claim="upper-bound",
+                           power={"statement": "exact expectations; a row above the bound "
+                                               "refutes it"})
+    b = max(bad, key=lambda r: min(r["lhs_R_from_0"], r["lhs_R_from_1"]) / r["printed_bound"])
+    return CheckResult(
+        "refuted", f"zhang2017.lemma12 (convex part) fails at its own step size: F = (k/2) w^2 "
+        f"with k = {b['k']}, beta = {b['beta']}, w0 = 1, sigma = 1, T = {b['T']:.3g} (eta = "
+        f"{b['eta']:.3g}): E F(w_R) - F(w_hat) = {b['lhs_R_from_0']:.4g} (R from 0) / "
+        f"{b['lhs_R_from_1']:.4g} (R from 1) > beta ||w0 - w_hat||^2/T + 2 ||w0 - w_hat|| "
+        f"sigma/sqrt T = {b['printed_bound']:.4g}; Ghadimi-Lan's {b['ghadimi_lan_bound']:.4g} "
+        f"holds ({len(bad)}/{len(rows)} rows)", ev, claim="upper-bound", severity="bound",
+        root="zhang2017.lemma12:convex-step-D_f",
+        consequence="the convex part of Lemma 12 holds only when the step uses ||w0 - w_hat|| "
+        "(Ghadimi-Lan Cor. 2.2 with D~ = D_X); with the printed step D_f/(sigma sqrt T) the "
+        "bound is (||w0 - w_hat||^2/D_f + D_f) sigma/sqrt T, and Theorem 5's convex clause, "
+        "which applies it, is unproven as printed")
+
+
+# ---------------------------------------------------------------------------------------
+# zhang2017.thm3: the printed rates carry ||w_hat||^2 where the proof has D^2
+# ---------------------------------------------------------------------------------------
+# Instance: f(w, x) = c h(w - x), h the Huber function (h(r) = r^2/2 for |r| <= 1, |r| - 1/2
+# beyond): convex, beta = c smooth and L = c Lipschitz on R, d = 1. All records x_i = a
+# (|a| <= 1), w0 = 0, eta = 1/beta: one GD step lands on w_hat = a, so w_T = a for T >= 1 and
+# E F(w_priv) - F(w_hat) = c E h(z) whatever a is, while the printed rate is C [sqrt(beta) L
+# d |a|^2/(n eps)]^(2/3) (eps-DP) or C [L sqrt(beta d log(1/delta)) |a|^2/(n eps)]^(2/3).
+
+def _huber_expectation(kind: str, scale: Any) -> Any:
+    """E h(z) for z ~ Laplace(scale) (d = 1 l2-Laplace) or N(0, scale^2) (mpmath quad)."""
+    mp.mp.dps = 30
+    if kind == "laplace":
+        dens = lambda r: mp.exp(-r / scale) / scale               # density of |z|
+    else:
+        dens = lambda r: 2 * mp.npdf(r, 0, scale)
+    return mp.quad(lambda r: r ** 2 / 2 * dens(r), [0, 1]) \
+        + mp.quad(lambda r: (r - mp.mpf(1) / 2) * dens(r), [1, mp.inf])
+
+
+def _zhang2017_thm3_w_hat() -> CheckResult:
+    rows = []
+    for c in (0.25, 1.0, 4.0):
+        beta = L = c
+        for (n, eps, delta) in ((100, 1.0, 0.0), (100, 1.0, 1e-5), (1000, 1.0, 1e-5)):
+            D = 1.0
+            if delta == 0:
+                T = int(mp.ceil((beta ** 2 * n ** 2 * eps ** 2 * D ** 2 / L ** 2) ** (1 / 3)))
+            else:
+                T = int(mp.ceil((beta ** 2 * n ** 2 * eps ** 2 * D ** 2
+                                 / (L ** 2 * math.log(1 / delta))) ** (1 / 3)))
+            Delta = 3 * L * T / (beta * n)
+            if delta == 0:
+                kind, scale = "laplace", Delta / eps
+                lower = math.exp(-1) * _huber(scale)               # P(|z| >= b) = 1/e
+            else:
+                kind, scale = "gauss", math.sqrt(2 * math.log(2 / delta)) * Delta / eps
+                lower = 2 * stats.norm.cdf(-1) * _huber(scale)     # P(|z| >= s) = 2 Phi(-1)
+            excess = c * float(_huber_expectation(kind, scale))
+            for a in (0.0, 1e-2, 1e-4):
+                log_term = 1.0 if delta == 0 else math.log(1 / delta)
+                base = (math.sqrt(beta) * L * a ** 2 / (n * eps)) if delta == 0 else \
+                    (L * math.sqrt(beta * log_term) * a ** 2 / (n * eps))
+                rate = base ** (2 / 3)
+                rows.append({"c": c, "n": n, "eps": eps, "delta": delta, "T": T,
+                             "Delta": _fmt(Delta), "noise": kind, "noise_scale": _fmt(scale),
+                             "|w_hat|": a, "excess": _fmt(excess),
+                             "excess_certified_lower": _fmt(c * lower),
+                             "printed_rate": _fmt(rate),
+                             "ratio": None if rate == 0 else _fmt(excess / rate)})
+    zero = [r for r in rows if r["|w_hat|"] == 0 and r["excess_certified_lower"] > 0]
+    ev = {"rows": rows,
+          "instance": "f(w, x) = c h(w - x), h Huber (knee 1): convex, c-smooth, c-Lipschitz on "
+                      "R; d = 1, all x_i = a, w0 = 0, eta = 1/beta: w_T = w_hat = a for T >= 1 "
+                      "and the excess is c E h(z), independent of a; T and Delta = 3LT/(beta n) "
+                      "as Theorem 3 sets them with D = 1 >= |w_hat|",
+          "certificate": "E h(z) >= h(b) P(|z| >= b) > 0 (Laplace scale b: P = 1/e; Gaussian sd "
+                         "s: P = 2 Phi(-1)); the printed rate is 0 at w_hat = 0 and its ratio "
+                         "to the excess grows as |w_hat|^(-4/3)",
+          "constants_varied": ["loss scale c (beta = L = c): 1/4, 1, 4", "n: 100, 1000",
+                               "|w_hat|: 0, 1e-2, 1e-4"]}
+    if not zero:
+        return CheckResult("inconclusive", "no certified positive excess at w_hat = 0", ev,
+                           claim="rate")
+    z = zero[0]
+    r4 = max((r for r in rows if r["ratio"]), key=lambda r: r["ratio"])
+    return CheckResult(
+        "refuted", f"zhang2017.thm3: the printed rates O([sqrt(beta) L d ||w_hat||^2/(n eps)]^"
+        f"(2/3)) and O([L sqrt(beta d log(1/delta)) ||w_hat||^2/(n eps)]^(2/3)) are 0 at "
+        f"w_hat = 0, but on a Huber loss meeting Theorem 3's hypotheses the excess is "
+        f"{z['excess']:.4g} >= {z['excess_certified_lower']:.4g} > 0 (n = {z['n']}, eps = "
+        f"{z['eps']}, T = {z['T']}); at ||w_hat|| = {r4['|w_hat|']} the excess is "
+        f"{r4['ratio']:.3g} times the printed expression: no constant works", ev, claim="rate",
+        severity="bound", root="zhang2017.thm3:w_hat-for-D",
+        consequence="Theorem 3's bounds hold with the a-priori bound D (which sets T and which "
+        "the proof uses, Appendix A.3), not with ||w_hat||: the noise term scales as D^(4/3) "
+        "whatever ||w_hat|| is; the catalog encodes the D form")
+
+
+def _huber(r: float) -> float:
+    r = abs(r)
+    return r * r / 2 if r <= 1 else r - 0.5
+
+
+# ---------------------------------------------------------------------------------------
+# zhang2017.thm3.remarks (1): "when d is smaller than n, then both bounds are below the
+# typical Theta~(n^-1/2) generalization error"
+# ---------------------------------------------------------------------------------------
+
+def _zhang2017_thm3_below_generalization(d_of_n: Any = None) -> CheckResult:
+    """The sufficient condition 'd < n' against Theorem 3's rates along d = n/2 (``d_of_n``
+    overrides the path: planted variants), eps = 1, delta = 1e-5, constants beta = L = D = 1:
+    the ratio of each rate to n^(-1/2) log(n)^k tends to infinity for every k, so no constant
+    and no polylog factor of the Theta~ puts the rate below the generalization error."""
+    from dptheory import registry
+    nn, k = sp.symbols("n k", positive=True)
+    path = nn / 2 if d_of_n is None else d_of_n(nn)
+    limits, rows = {}, []
+    for item in ("zhang2017.thm3.eps", "zhang2017.thm3.approx"):
+        rate = registry.get(item).rate
+        env = {s: 1 for s in rate.free_symbols if str(s) in ("D", "G", "beta", "eps")}
+        env.update({s: sp.Rational(1, 10 ** 5) for s in rate.free_symbols if str(s) == "delta"})
+        env.update({s: path for s in rate.free_symbols if str(s) == "d"})
+        r = rate.subs(env).subs({s: nn for s in rate.free_symbols if str(s) == "n"})
+        limits[item] = {f"k={kk}": str(sp.limit(r / (nn ** sp.Rational(-1, 2) * sp.log(nn) ** kk),
+                                                nn, sp.oo)) for kk in (0, 1, 2, 5)}
+        for nv in (10 ** 4, 10 ** 6, 10 ** 8):
+            rows.append({"item": item, "n": nv, "d": _fmt(path.subs(nn, nv)),
+                         "rate": _fmt(r.subs(nn, nv)), "n^-1/2": _fmt(nv ** -0.5)})
+    ev = {"path": f"d = {sp.sstr(path)} (< n), eps = 1, delta = 1e-5, beta = L = D = 1",
+          "limits_rate_over_n^-1/2_log(n)^k": limits, "rows": rows,
+          "needed": "the eps-DP rate (d/(n eps))^(2/3) is <= n^(-1/2) only when d <= eps "
+                    "n^(1/4); the (eps, delta) rate only when d <= eps^2 sqrt(n)/log(1/delta)"}
+    bad = [i for i, lim in limits.items() if all(v == "oo" for v in lim.values())]
+    if not bad:
+        return CheckResult("supported", "along the path both rates stay within n^(-1/2) times "
+                           "a polylog", ev, claim="sufficient-condition",
+                           power={"statement": "symbolic limits along the path"})
+    return CheckResult(
+        "refuted", f"zhang2017 remark after Theorem 3: 'd < n' does not put the rates below "
+        f"Theta~(n^(-1/2)): along d = n/2 (eps = 1) the rate over n^(-1/2) log(n)^k tends to "
+        f"infinity for every k ({', '.join(bad)}); e.g. n = 1e8: eps-DP rate "
+        f"{rows[2]['rate']:.3g}, (eps, delta) rate {rows[5]['rate']:.3g} vs n^(-1/2) = 1e-4",
+        ev, claim="sufficient-condition", severity="rate",
+        root="zhang2017.thm3.remarks:d-below-n",
+        consequence="the remark's condition is far too weak: the rates are below the "
+        "generalization error only for d <= eps n^(1/4) (eps-DP) or d <= eps^2 sqrt(n)/"
+        "log(1/delta) ((eps, delta)); Theorem 3 itself is unaffected")
+
+
+# ---------------------------------------------------------------------------------------
+# zhang2017.exp (Sec. 4): the logistic loss as printed, log(1 + exp(1 + y <w, x>))
+# ---------------------------------------------------------------------------------------
+
+def _zhang2017_logistic_sign(printed: Any = None) -> CheckResult:
+    """The printed loss as a function of the margin m = y <w, x> against the logistic loss
+    log(1 + exp(-m)) it names (``printed`` overrides it: planted variants)."""
+    m = sp.Symbol("m", real=True)
+    f = sp.log(1 + sp.exp(1 + m)) if printed is None else printed(m)
+    standard = sp.log(1 + sp.exp(-m))
+    df = sp.simplify(sp.diff(f, m))
+    increasing = bool(sp.simplify(df - sp.exp(1 + m) / (1 + sp.exp(1 + m))) == 0) \
+        if printed is None else bool(sp.N(df.subs(m, 0)) > 0)
+    rows = [{"margin": mv, "printed": _fmt(sp.N(f.subs(m, mv))),
+             "logistic": _fmt(sp.N(standard.subs(m, mv)))} for mv in (-5, 0, 5)]
+    ev = {"derivative_of_printed_in_margin": sp.sstr(df), "rows": rows,
+          "argument": "a classification loss must decrease in the margin y <w, x>; the printed "
+                      "one has derivative e^(1+m)/(1 + e^(1+m)) > 0, so its ERM rewards "
+                      "misclassification"}
+    if not increasing:
+        return CheckResult("supported", "the loss decreases in the margin", ev, claim="identity",
+                           power={"statement": "symbolic derivative in the margin"})
+    return CheckResult(
+        "refuted", f"zhang2017 Sec. 4: the printed 'logistic' loss log(1 + exp(1 + y<w,x>)) "
+        f"increases with the margin (derivative e^(1+m)/(1 + e^(1+m)) > 0): at margin 5 it is "
+        f"{rows[2]['printed']:.5g} (logistic {rows[2]['logistic']:.3g}), at -5 "
+        f"{rows[0]['printed']:.3g} (logistic {rows[0]['logistic']:.5g})", ev, claim="identity",
+        severity="notation", root="zhang2017.exp:logistic-sign",
+        consequence="a typo for log(1 + exp(-y<w,x>)): minimising the printed loss rewards "
+        "misclassification; the experiments presumably used the standard loss")
+
+
+# ---------------------------------------------------------------------------------------
+# zhang2017.table1: the (eps, delta) runtime cell O(nd log(n eps/sqrt(d log(delta))))
+# ---------------------------------------------------------------------------------------
+
+def _zhang2017_table1_log_delta(printed: Any = None) -> CheckResult:
+    """The printed runtime cell at delta in (0, 1) (``printed`` overrides it: planted)."""
+    from dptheory_bounds.zhang2017 import TABLE1_ED_RUNTIME_PRINTED
+    cell = TABLE1_ED_RUNTIME_PRINTED if printed is None else printed
+    syms = {str(x): x for x in cell.free_symbols}
+    rows = []
+    for (n, d, eps, delta) in ((1000, 10, 1, sp.Rational(1, 1000)), (10 ** 5, 1, sp.Rational(1, 2),
+                                                                       sp.Rational(1, 10 ** 5))):
+        v = sp.N(cell.subs({syms["n"]: n, syms["d"]: d, syms["eps"]: eps, syms["delta"]: delta}), 20)
+        rows.append({"n": n, "d": d, "eps": float(eps), "delta": float(delta),
+                     "value": sp.sstr(v), "real": bool(sp.im(v) == 0)})
+    bad = [r for r in rows if not r["real"]]
+    ev = {"cell": sp.sstr(cell), "rows": rows,
+          "argument": "log(delta) < 0 for every delta in (0, 1), so sqrt(d log(delta)) is "
+                      "imaginary and the cell is not a real number; Theorem 2's T has log(1/delta)"}
+    if not bad:
+        return CheckResult("supported", "the runtime cell is real at every row", ev,
+                           claim="identity", power={"statement": "exact evaluation"})
+    b = bad[0]
+    return CheckResult(
+        "refuted", f"zhang2017 Table 1: the (eps, delta) runtime O(nd log(n eps/sqrt(d log("
+        f"delta)))) is not real for delta in (0, 1): at n = {b['n']}, d = {b['d']}, eps = "
+        f"{b['eps']}, delta = {b['delta']} it is {b['value']}", ev, claim="identity",
+        severity="notation", root="zhang2017.table1:log-delta",
+        consequence="a typo for log(1/delta) (Theorem 2's T gives nd log(n eps/sqrt(d "
+        "log(1/delta)))); the comparison with [1] is unaffected")
+
+
 CHECKS: list[Check] = [
     Check.of("yang2022.eq7", "candidate-forms", "property", _yang2022_eq7,
         "forms (A) 1/3, 8/3 and (B) 2/3, 2 on random pairs, adversarial search, polar grid"),
@@ -526,6 +868,17 @@ CHECKS: list[Check] = [
     Check.of("zhang2017.lemma12", "quadratic-gd", "property",
         lambda: _zhang2017_lemma_grad("zhang2017.lemma12"),
         "part (1) at its step with sigma chosen so eta = 0.1/beta, exact GD, both readings"),
+    Check.of("zhang2017.lemma12", "convex-step-size", "property", _zhang2017_lemma12_convex,
+        "convex part at its step D_f/(sigma sqrt T) on F = (k/2) w^2, exact geometric sums"),
+    Check.of("zhang2017.thm3.remarks", "below-generalization", "property",
+        _zhang2017_thm3_below_generalization,
+        "Theorem 3's rates over n^(-1/2) log(n)^k along d = n/2: symbolic limits"),
+    Check.of("zhang2017.table1", "runtime-log-delta", "property", _zhang2017_table1_log_delta,
+        "Table 1's (eps, delta) runtime cell evaluated at delta in (0, 1)"),
+    Check.of("zhang2017.exp", "logistic-sign", "property", _zhang2017_logistic_sign,
+        "the printed logistic loss as a function of the margin (symbolic derivative)"),
+    Check.of("zhang2017.thm3", "w-hat-norm", "property", _zhang2017_thm3_w_hat,
+        "printed ||w_hat|| rates against the exact excess on a Huber loss with w_hat = a"),
     Check.of("zhang2021.thm2.1", "c2-pairs", "property", _zhang2021_thm21,
         "smallest c2 per (q, T, eps, delta) by the RDP accountant (existence claim)"),
 ]

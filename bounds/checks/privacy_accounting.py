@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import mpmath as mp
 import numpy as np
 from scipy import optimize, special
 
@@ -137,7 +138,7 @@ def _renyi_gaussian_quad(alpha: float, shift: float, sigma: float) -> float:
 
 
 def _fmt(x: float) -> float:
-    return float(f"{x:.6g}")
+    return float(f"{float(x):.6g}")
 
 
 def _split_verdict(item: str, violations: list, route: list, ev: dict[str, Any], *,
@@ -214,6 +215,61 @@ def _classic_calibration(item: str) -> CheckResult:
         evidence={"grid_eps": list(EPS_DEF3), "grid_delta": list(DELTA_DEF3),
                   "eps_threshold_by_delta": thresholds,
                   "reference": "exact Gaussian curve, Balle & Wang 2018 Thm 8"})
+
+
+# ---------------------------------------------------------------------------------------
+# zhang2017.thm1: Algorithm 1's Gaussian branch "for any eps > 0" on a certified instance
+# ---------------------------------------------------------------------------------------
+# Theorem 2's hypotheses on d = 1, f(w, x) = (1/2)(w - x)^2, x in [-1, 1]: mu = beta = 1,
+# ||w_hat(S)|| = |mean(x)| <= D = 1, L = 3 on {|w| <= 2D}; eta = 1/(mu + beta) = 1/2, w0 = 0,
+# n = 10: Delta = 5L(1 + beta/mu)/(n beta) = 3. Neighbours S = (0, .., 0, 1), S' = (0, .., 0,
+# -1): w_T = mean(x)(1 - 2^-T), so |w_T - w'_T| = 0.2 (1 - 2^-T) exactly. Algorithm 1 line 8
+# adds N(0, 2 log(2/delta) Delta^2/eps^2): the release is a Gaussian mechanism of that
+# sensitivity, whose exact curve decides (eps, delta)-DP.
+
+def zhang2017_thm1_gaussian(deltas: tuple[float, ...] = (0.5, 0.1, 1e-3), T: int = 20,
+                            scale: float = 1.0) -> CheckResult:
+    """Theorem 1's 'any eps > 0' for the Gaussian branch at Theorem 2's settings (``scale``
+    multiplies the noise sd: planted variants)."""
+    Delta, gap = 3.0, 0.2 * (1 - 2.0 ** -T)
+    rows = []
+    for delta in deltas:
+        def excess(e: float, delta: float = delta) -> float:
+            sigma = scale * math.sqrt(2 * math.log(2 / delta)) * Delta / e
+            return gaussian_log_delta(e, sigma=sigma, sensitivity=gap) - math.log(delta)
+        grid = np.geomspace(1.0, 1e5, 400)
+        vals = np.array([excess(e) for e in grid])
+        bad = np.nonzero(vals > 0)[0]
+        thr = None
+        if bad.size:
+            i = bad[0]
+            thr = grid[0] if i == 0 else optimize.brentq(excess, grid[i - 1], grid[i], xtol=1e-9)
+        e_star = None if thr is None else float(math.ceil(thr))
+        rows.append({"delta": delta, "eps_threshold": None if thr is None else _fmt(thr),
+                     "eps": e_star,
+                     "exact_delta_at_eps": None if e_star is None else _fmt(math.exp(
+                         excess(e_star) + math.log(delta)))})
+    bad_rows = [r for r in rows if r["eps"] is not None and r["exact_delta_at_eps"] > r["delta"]]
+    ev = {"rows": rows, "T": T, "Delta": Delta, "sensitivity_exact": gap, "scale": scale,
+          "instance": "d = 1, f(w, x) = (1/2)(w - x)^2, x in [-1, 1], n = 10, eta = 1/2, w0 = 0 "
+                      "(Theorem 2: mu = beta = 1, D = 1, L = 3 on {|w| <= 2}); S = (0, .., 0, 1), "
+                      "S' = (0, .., 0, -1): |w_T - w'_T| = 0.2 (1 - 2^-T)",
+          "reference": "exact Gaussian curve (Balle & Wang 2018 Thm 8) at sensitivity "
+                       "|w_T - w'_T| and sd sqrt(2 log(2/delta)) Delta/eps (Algorithm 1, line 8)",
+          "constants_varied": ["delta: " + ", ".join(map(str, deltas)), "eps: 1 .. 1e5"]}
+    if not bad_rows:
+        return CheckResult("supported", "Algorithm 1's Gaussian branch is (eps, delta)-DP on "
+                           "the instance for every eps in [1, 1e5]", ev, claim="privacy",
+                           power={"statement": "exact curve on a 400-point eps grid per delta"})
+    b = bad_rows[0]
+    return CheckResult(
+        "refuted", f"zhang2017.thm1: 'Algorithm 1 is (eps, delta)-DP for any eps > 0' fails for "
+        f"its Gaussian branch at Theorem 2's settings on a certified instance: at delta = "
+        f"{b['delta']}, eps = {b['eps']:g} the exact delta is {b['exact_delta_at_eps']:.4g} "
+        f"(threshold eps ~ {b['eps_threshold']:.5g}; {len(bad_rows)}/{len(rows)} deltas)", ev,
+        claim="privacy", severity="hypothesis", root="zhang2017:classic-gaussian-calibration",
+        consequence="Theorem 1's 'any eps > 0' inherits Lemma 1's omitted eps < 1 (here only at "
+        "very large eps, since Theorem 2's Delta over-estimates the sensitivity 15-fold)")
 
 
 # ---------------------------------------------------------------------------------------
@@ -691,6 +747,190 @@ def _dpstr_noise() -> CheckResult:
                                " replace-one; variances as printed in Algorithm 2"})
 
 
+# ---------------------------------------------------------------------------------------
+# Abadi et al.'s Theorem 1 as quoted: "there exist c1, c2 such that for any eps < c1 q^2 T
+# the noise pi >= c2 q sqrt(T log(1/delta))/eps gives (eps, delta)-DP"
+# ---------------------------------------------------------------------------------------
+# The quantifiers: EXISTS (c1, c2), FOR ALL admitted (eps, delta, T, q, loss). A finite grid
+# of c2 values can never refute it (zhang2021.thm2.1:c2-pairs); it is refuted only by an
+# admitted violation for EVERY (c1, c2). The range eps < c1 q^2 T grows linearly in T while
+# the noise multiplier c2 q sqrt(T log(1/delta))/eps can then shrink like 1/sqrt(T): the
+# privacy loss grows like T^2. Abadi et al.'s proof needs sigma >= 1 and q < 1/(16 sigma),
+# which the quoted statement drops.
+#
+# Instance (d = 1, every hypothesis of the theorems holds): f(w, z) = z h(w), z in {0, 1},
+# h(w) = w on |w| <= 1/4, h(w) = sign(w) (1/4 + tanh(2(|w| - 1/4))/2) outside (C^2,
+# |h| <= 3/4 so |f| <= 1, |h'| <= 1 so L = 1, |h''| <= 4 max sech^2 tanh = 8/(3 sqrt 3) so
+# beta-smooth). S = (0, ..., 0), S' = (1, 0, ..., 0) (one record replaced). No momentum,
+# K = 1, w_0 = 0, eta = 1/(8T), B = 1 and n = 1 (q = 1) or n = 2 (q = 1/2, Alg. 2's
+# uniform size-B batch). With B = 1 the sum and the average of the batch gradients
+# coincide, so Theorem 2.1's "std L pi" and eq. (4)'s std pi on the averaged gradient give
+# the same noise: both readings of Theorem 2.1 are covered. Under S every gradient is 0:
+# w_t = -eta W_j (W a Gaussian random walk, std pi per step, j <= T steps; j = t-1 if Alg.
+# 2's undefined w_1 is w_0, j = t if it is one step from w_0; both readings are covered).
+# Under S' the path adds the drift -eta N_j (N_j = number of steps that selected record 1)
+# while it stays in |w| <= 1/4, where h' = 1; since eta T = 1/8 it leaves only if
+# max |eta W| >= 1/8, which by Levy's reflection inequality has probability
+# <= 4 Phi(-(1/8)/s), s = eta pi sqrt(T). Event O = {w_O <= -1/32}:
+#   P_S(O) <= Phi(-(1/32)/s);
+#   q = 1:   P_S'(O) >= (floor(T/2)/T)(1 - Phi(-(1/32)/s)) - 4 Phi(-(1/8)/s)
+#            (iterates with j >= T/2 have drift <= -1/16);
+#   q = 1/2: P_S'(O) >= (floor(T/4)/T)(1 - exp(-T/216) - Phi(-(1/96)/s)) - 4 Phi(-(1/8)/s)
+#            (j >= 3T/4: Hoeffding gives N_j >= T/3, drift <= -1/24, w.p. >= 1 - e^{-T/216}).
+# So delta_actual(eps) >= P_S'(O) - e^eps P_S(O) =: LB, certified in 40-digit arithmetic.
+ABADI_C = (1e-3, 1e-1, 1.0, 10.0, 1e3)     # c1 and c2 grid (log-spaced, 6 decades)
+ABADI_DELTA = (1e-5, 0.1)
+ABADI_LOG2_T_MAX = 90
+ABADI_LABEL = {"zhang2021.thm3.1": "Theorem 3.1, eq. (4)",
+               "zhang2021.thm2.1": "Theorem 2.1, Abadi et al.'s Theorem 1 as quoted"}
+
+
+def _abadi_noise(item: str) -> Any:
+    """The item's printed noise std (on the averaged gradient) as an mpmath function of
+    (c1, c2, q, T, eps, delta) at the instance (L = 1, B = 1, n = 1/q, K = 1)."""
+    import sympy as sp
+
+    from dptheory import registry
+    from dptheory.symbolic.symbols import S, lookup
+
+    it = registry.get(item)
+    c2, T, Q = lookup("z21_c2"), S.T, sp.Symbol("q_inst", positive=True)
+    if item == "zhang2021.thm3.1":          # eq. (4): pi^2 >= c2^2 sum_k T^k L^2 log/(n eps)^2
+        expr = sp.sqrt(it.bound.subs({lookup("z21_K"): 1, lookup("z21_T0"): T / 2,
+                                      S.G: 1, S.n: 1 / Q}))
+    elif item == "zhang2021.thm2.1":        # std L pi, pi >= c2 q sqrt(T log(1/delta))/eps
+        expr = it.expressions["noise_std"].subs(
+            lookup("piN"), it.relations["noise"].rhs).subs({S.q: Q, S.G: 1})
+    else:
+        raise ValueError(f"item must be zhang2021.thm3.1 or zhang2021.thm2.1, got {item!r}")
+    return sp.lambdify((c2, Q, T, S.eps, S.delta), expr, "mpmath")
+
+
+def abadi_form_lower_bound(q: Any, T: int, eps: Any, pi: Any) -> Any:
+    """Certified lower bound on delta_actual(eps) of Algorithm 2 (no momentum) on the
+    instance above, at sampling ratio ``q`` (1 or 1/2, B = 1), ``T`` steps (a multiple of
+    4) and noise std ``pi`` on the averaged gradient (mpmath numbers)."""
+    if q not in (1, mp.mpf(1) / 2):
+        raise ValueError(f"q must be 1 or 1/2, got {q!r}")
+    if T < 4 or T % 4:
+        raise ValueError(f"T must be a multiple of 4, >= 4, got {T!r}")
+    s = pi * mp.sqrt(T) / (8 * T)             # eta pi sqrt(T), eta = 1/(8T)
+    Phi = mp.ncdf
+    exit_ = 4 * Phi(-(mp.mpf(1) / 8) / s)
+    p_s = Phi(-(mp.mpf(1) / 32) / s)
+    if q == 1:
+        p_sp = mp.mpf(T // 2) / T * (1 - p_s) - exit_
+    else:
+        p_sp = (mp.mpf(T // 4) / T * (1 - mp.exp(-mp.mpf(T) / 216)
+                                      - Phi(-(mp.mpf(1) / 96) / s)) - exit_)
+    return p_sp - mp.exp(eps) * p_s
+
+
+def _abadi_rows(item: str, eps_of: Any = None) -> list[dict[str, Any]]:
+    """Per (c1, c2, delta, q): the smallest T = 2^m with a certified violation, eps =
+    c1 q^2 T/2 (inside eps < c1 q^2 T) unless ``eps_of(c1, q, T)`` says otherwise (a
+    planted variant), pi at equality of the item's noise condition."""
+    noise = _abadi_noise(item)
+    eps_of = eps_of or (lambda c1, q, T: c1 * q * q * T / 2)
+    rows = []
+    with mp.workdps(40):
+        for c1 in ABADI_C:
+            for c2 in ABADI_C:
+                for delta in ABADI_DELTA:
+                    for q in (mp.mpf(1), mp.mpf(1) / 2):
+                        hit = None
+                        for m in range(2, ABADI_LOG2_T_MAX + 1):
+                            T = 2 ** m
+                            eps = eps_of(mp.mpf(c1), q, T)
+                            pi = noise(mp.mpf(c2), q, T, eps, mp.mpf(delta))
+                            lb = abadi_form_lower_bound(q, T, eps, pi)
+                            if lb > delta:
+                                hit = {"T": T, "eps": _fmt(eps), "pi": _fmt(pi),
+                                       "noise_multiplier": _fmt(pi),   # std / sensitivity L/B = 1
+                                       "eps_over_c1_q2_T": _fmt(eps / (c1 * q * q * T)),
+                                       "delta_actual_lower_bound": _fmt(lb)}
+                                break
+                        rows.append({"c1": c1, "c2": c2, "delta": delta, "q": _fmt(q),
+                                     "violation": hit})
+    return rows
+
+
+def _abadi_closed_form(c1: float, c2: float, delta: float) -> dict[str, Any]:
+    """q = 1: an explicit T for every (c1, c2): T = 4 ceil(max(128 c2^2 log(1/delta)/c1,
+    20/c1)/4) gives LB >= 1/2 (1 - e^-20/2) - 2 e^-320 - e^-10/2 > 0.49 (the analytic proof);
+    the exact LB at that T is evaluated as a check of the arithmetic."""
+    ld = math.log(1 / delta)
+    T = 4 * math.ceil(max(128 * c2 * c2 * ld / c1, 20 / c1) / 4)
+    with mp.workdps(40):
+        eps = mp.mpf(c1) * T / 2
+        pi = mp.mpf(c2) * mp.sqrt(T * mp.log(1 / mp.mpf(delta))) / eps   # n = B = 1
+        lb = abadi_form_lower_bound(mp.mpf(1), T, eps, pi)
+    return {"c1": c1, "c2": c2, "delta": delta, "T": T, "eps": _fmt(eps),
+            "delta_actual_lower_bound": _fmt(lb)}
+
+
+ABADI_PROOF = (
+    "q = 1 (n = B = 1), eps = c1 T/2 < c1 q^2 T, pi = c2 sqrt(T log(1/delta))/eps at equality: "
+    "s = eta pi sqrt(T) = c2 sqrt(log(1/delta))/(4 c1 T), so z = (1/32)/s = c1 T/(8 c2 "
+    "sqrt(log(1/delta))) grows linearly in T. With Phi(-x) <= exp(-x^2/2)/2: e^eps P_S(O) <= "
+    "exp(c1 T/2 - c1^2 T^2/(128 c2^2 log(1/delta)))/2 <= exp(-c1 T/2)/2 once T >= 128 c2^2 "
+    "log(1/delta)/c1, and <= e^-10/2 once also c1 T >= 20; then z^2 >= 2 c1 T >= 40, so "
+    "P_S'(O) >= (1/2)(1 - e^-20/2) - 2 e^-320. Hence delta_actual >= 0.49 > delta for every "
+    "(c1, c2) and every delta <= 0.49, at a finite admitted T: the existence claim is false.")
+
+
+def _abadi_existence(item: str, eps_of: Any = None) -> CheckResult:
+    rows = _abadi_rows(item, eps_of)
+    pairs: dict[tuple[float, float], list] = {}
+    for r in rows:
+        pairs.setdefault((r["c1"], r["c2"]), []).append(r)
+    unrefuted = [p for p, rs in pairs.items() if not any(r["violation"] for r in rs)]
+    closed = [_abadi_closed_form(c1, c2, 1e-5) for c1 in ABADI_C for c2 in ABADI_C]
+    ev = {"rows": rows, "closed_form_q1": closed, "proof": ABADI_PROOF,
+          "instance": "d = 1, f(w, z) = z h(w), h(w) = w on |w| <= 1/4 and sign(w)(1/4 + "
+                      "tanh(2(|w| - 1/4))/2) outside (|f| <= 3/4, L = 1, beta = 8/(3 sqrt 3)); "
+                      "S = (0, ..., 0), S' = (1, 0, ..., 0); Alg. 1 with K = 1, no momentum, "
+                      "w0 = 0, eta = 1/(8T), B = 1, n = 1/q; event {w_O <= -1/32}",
+          "readings": "B = 1: sum and average of the batch gradient coincide (both readings "
+                      "of Theorem 2.1's std L pi); Alg. 2's w_1 = w0 or one step from w0 "
+                      "(both covered)",
+          "grid": {"c1": ABADI_C, "c2": ABADI_C, "delta": ABADI_DELTA, "q": [1, 0.5],
+                   "T": f"2^2 .. 2^{ABADI_LOG2_T_MAX}"},
+          "constants_varied": ["c1, c2 over 1e-3 .. 1e3", "delta in {1e-5, 0.1}",
+                               "q in {1, 1/2}"],
+          "unrefuted_pairs": [list(p) for p in unrefuted]}
+    if unrefuted or (eps_of is None and
+                     any(c["delta_actual_lower_bound"] <= 0.49 for c in closed)):
+        return CheckResult(
+            "inconclusive", f"{item}: no certified violation for (c1, c2) in "
+            f"{[list(p) for p in unrefuted[:3]]} up to T = 2^{ABADI_LOG2_T_MAX}: an existence "
+            "claim is refuted only when every (c1, c2) fails", ev, claim="privacy")
+    worst = max((r for r in rows if r["violation"] and r["q"] == 0.5),
+                key=lambda r: r["violation"]["T"])
+    one = next(r for r in rows if r["c1"] == 1.0 and r["c2"] == 1.0 and r["q"] == 0.5
+               and r["delta"] == 1e-5)
+    v = one["violation"]
+    return CheckResult(
+        "refuted", f"{item} ({ABADI_LABEL[item]}): false for every choice of the constants "
+        f"c1, c2: at (c1, c2) = "
+        f"(1, 1), q = 1/2 (n = 2, B = 1), T = {v['T']}, eps = {v['eps']} < c1 q^2 T, noise "
+        f"at its printed threshold (multiplier {v['noise_multiplier']}), delta = 1e-5, the "
+        f"certified delta_actual(eps) >= {v['delta_actual_lower_bound']}; every (c1, c2) in "
+        f"[1e-3, 1e3]^2 fails at some admitted T (largest needed: 2^"
+        f"{int(math.log2(worst['violation']['T']))}), and an explicit T(c1, c2) does for every "
+        "pair (analytic proof in the evidence)", ev, claim="privacy",
+        # the violations need eps of order c2^2 log(1/delta) and a noise multiplier < 1, outside
+        # the conditions of Abadi et al.'s proof that the statement omits: graded as the
+        # missing hypothesis, as the other amplification and calibration statements are
+        severity="hypothesis",
+        root="zhang2021:abadi-range-eps-lt-c1-q2-T",
+        consequence="Theorem 3.1 (and the quote of Abadi et al. in Theorem 2.1) gives no "
+        "privacy guarantee as stated: the range eps < c1 q^2 T admits eps growing with T while "
+        "the noise multiplier shrinks like 1/sqrt(T); the conditions of Abadi et al.'s proof "
+        "(noise multiplier >= 1, q < 1/(16 sigma)) must be added, and then eq. (4) holds only "
+        "inside them")
+
+
 CHECKS: list[Check] = [
     Check.of("wang2020.def3", "classic-calibration-exact-curve", "property",
         lambda: _classic_calibration("wang2020.def3"),
@@ -703,6 +943,8 @@ CHECKS: list[Check] = [
     Check.of("wang2020.lemma2", "subsampled-gaussian-profile", "property",
         lambda: _amplification("wang2020.lemma2"),
         "(2 gamma eps, delta) vs the exact profile of the subsampled Gaussian"),
+    Check.of("zhang2017.thm1", "gaussian-branch-large-eps", "property", zhang2017_thm1_gaussian,
+        "Algorithm 1 line 8 at Theorem 2's settings on a quadratic, exact curve, eps 1 .. 1e5"),
     Check.of("zhang2017.lemma9", "subsampled-gaussian-profile", "property",
         lambda: _amplification("zhang2017.lemma9"),
         "(2 alpha eps, alpha delta) vs the exact profile of the subsampled Gaussian"),
@@ -724,4 +966,11 @@ CHECKS: list[Check] = [
         "min over z of 3z/(2 sigma^2) + log(1/delta)/(z-1) at sigma = 4 sqrt(log 1/delta)/eps"),
     Check.of("wang2020.thm3", "implemented-noise-two-sided", "property", _dpstr_noise,
         "two-sided eps of DP-STR's printed noise over T = 10..10^4 iterations vs eps < 1"),
+    Check.of("zhang2021.thm3.1", "every-c1-c2", "property",
+        lambda: _abadi_existence("zhang2021.thm3.1"),
+        "eq. (4) at eps < c1 q^2 T on a drift instance, for every (c1, c2): certified "
+        "lower bound on delta_actual"),
+    Check.of("zhang2021.thm2.1", "every-c1-c2", "property",
+        lambda: _abadi_existence("zhang2021.thm2.1"),
+        "Theorem 2.1's pi at eps < c1 q^2 T on a drift instance, for every (c1, c2)"),
 ]

@@ -486,6 +486,63 @@ def _run_thm4_count_V() -> CheckResult:
                     "refuted by this count)")
 
 
+# =========================================================================== tran2022.thm4 (alpha < 1/N)
+THM4_ALPHA_ROOT = "tran2022.thm4:alpha-below-1/N"
+_THM4_T = 1024
+
+
+def tree_rdp_ratio(N: int, T: int, R: int, alpha: float, G: float = 1.0) -> float:
+    """sum over the released nodes of Delta_node^2, over 16 alpha^2 G^2 V: the RDP of
+    Algorithm 1's noisy tree over the z/(2 sigma^2) Theorem 4 claims for it, at N = 1.
+
+    With N = 1 there is one permutation, so the tree of node releases is exactly a Gaussian
+    mechanism (no mixture over permutations): on the linear loss f(w, x) = G <x, e_1>,
+    x in {-e_1, e_1}, every node's mean moves by Delta_node (node_sensitivity_exact, the
+    datum at every step with its momentum weight) and its noise has variance
+    16 alpha^2 G^2 sigma^2 V. Its Renyi divergence at order z is therefore exactly
+    z sum Delta_node^2 / (2 * 16 alpha^2 G^2 sigma^2 V), i.e. this ratio times z/(2 sigma^2).
+    Levels b = 0..R-1 are released (Algorithm 1).
+    """
+    V = tree.participation_count_V(N, T, R)
+    total = math.fsum(tree.node_sensitivity_exact(y, z, N, alpha, G) ** 2
+                      for y, z in tree.dyadic_intervals(T) if tree.node_level(y, z)[0] < R)
+    return total / (16.0 * alpha**2 * G**2 * V)
+
+
+def _run_thm4_small_alpha() -> CheckResult:
+    """Theorem 4 states no condition on alpha; its proof (Prop. 13: Delta <= 4 alpha G) needs
+    alpha >= 1/N. At N = 1 the node releases are an exact Gaussian mechanism: compare their
+    exact RDP with the claim for alpha from 1/N down."""
+    N, T, R = 1, _THM4_T, _THM4_T.bit_length()
+    rows = [{"alpha": a, "ratio": tree_rdp_ratio(N, T, R, a)} for a in (1.0, 0.5, 0.1, 0.01, 0.001)]
+    ev: dict[str, Any] = {
+        "instance": f"N = {N}, T = {T}, R = {R} (every level of the tree), f(w, x) = G <x, e_1>, "
+                    "x in {-e_1, e_1}: an exact Gaussian mechanism over the node releases",
+        "ratio_definition": "sum_nodes Delta_node^2 / (16 alpha^2 G^2 V): the released tree "
+                            "is (z, ratio * z/(2 sigma^2))-RDP exactly",
+        "rows": rows}
+    at_hyp = rows[0]["ratio"]
+    bad = [r for r in rows if r["ratio"] > 1.0 + 1e-12]
+    if not bad:
+        return CheckResult("supported", "the node releases' exact RDP is within Theorem 4's "
+                           f"z/(2 sigma^2) for alpha down to {rows[-1]['alpha']}", ev,
+                           claim="privacy", power={"statement": "exact: a ratio above 1 at any "
+                                                   "alpha listed would be refuted"})
+    worst = max(bad, key=lambda r: r["ratio"])
+    first = min(bad, key=lambda r: -r["alpha"])
+    return CheckResult(
+        "refuted", f"tran2022.thm4 (no condition on alpha): at N = 1, T = {T}, the noisy tree "
+        f"Algorithm 1 releases is exactly (z, {worst['ratio']:.4g} z/(2 sigma^2))-RDP at alpha = "
+        f"{worst['alpha']} ({first['ratio']:.4g} x at alpha = {first['alpha']}), not "
+        f"(z, z/(2 sigma^2)); at alpha = 1/N = 1 the ratio is {at_hyp:.4g} <= 1: the proof's "
+        "Delta <= 4 alpha G (Prop. 13) needs alpha >= 1/N, which Theorem 4 does not assume",
+        ev, claim="privacy", severity="proof", root=THM4_ALPHA_ROOT,
+        consequence="Theorem 4 needs the hypothesis alpha >= 1/N (Theorem 8 states it); below it "
+                    "the node releases the proof composes leak up to the factor shown; whether "
+                    "the iterates alone do is not computed here (Theorem 6's alpha = 1/N is not "
+                    "affected)")
+
+
 # =========================================================================== zhang2017.lemma6 / lemma7
 _MC_SEED = 2017
 _MC_N = 200_000
@@ -591,6 +648,9 @@ CHECKS: list[Check] = [
           "true node sensitivity <= 4 alpha G at alpha = 1/N, N<=12, z<=4N"),
     Check("tran2022.thm4:count_V", "tran2022.thm4", "property", _run_thm4_count_V,
           "printed participation count V vs brute force, N<=6, T<=4N"),
+    Check("tran2022.thm4:alpha-below-1/N", "tran2022.thm4", "property", _run_thm4_small_alpha,
+          "exact RDP of the node releases at N = 1 for alpha from 1/N down, against Theorem 4's "
+          "z/(2 sigma^2)"),
     Check("zhang2017.lemma6:second_moment", "zhang2017.lemma6", "property", _run_lemma6,
           "E||z||^2 = d(d+1) sigma^2 for the l2-Laplace law: exact Gamma moments, quadrature, Monte Carlo"),
     Check("zhang2017.lemma7:second_moment", "zhang2017.lemma7", "property", _run_lemma7,

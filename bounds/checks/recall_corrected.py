@@ -459,31 +459,25 @@ JUSTIFICATIONS: dict[str, Justification] = {
     "zhang2017.lemma9.corrected": _r("zhang2017.lemma9", "zhang2017.lemma9:subsampled-gaussian-profile"),
     "zhang2017.lemma10.corrected": _r("zhang2017.lemma10", "zhang2017.lemma10:vs-dwork-roth"),
     "zhang2017.lemma11.corrected": _r("zhang2017.lemma11", "zhang2017.lemma11:quadratic-gd"),
-    "zhang2017.lemma12.corrected": _r("zhang2017.lemma12", "zhang2017.lemma12:quadratic-gd"),
-    "zhang2017.thm6.corrected": Justification(
-        "undecided", "zhang2017.thm6", reason="the printed sigma_t^2 = 2a(eta L + beta L "
-        "eta^2) alpha^2 is dimensionally inconsistent, but whether it falls below the "
-        "sub-Gaussian requirement needs the norm of the vector v_t of Y_t = <v_t, z_t> to attain "
-        "its bound (eta + beta eta^2) L on an instance, which the proof does not determine; "
-        "the printed end bound is unchanged by the correction"),
+    "zhang2017.lemma12.corrected": _r("zhang2017.lemma12", "zhang2017.lemma12:quadratic-gd",
+                                      "zhang2017.lemma12:convex-step-size"),
+    "zhang2017.thm6.corrected": _r("zhang2017.thm6", "zhang2017.thm6:subgaussian-sigma_t"),
     "zhang2017.thm3.remarks.reg": Justification(
         "stands", "zhang2017.thm3", reason="the assembled bound reproduces the printed mu and "
         "rate up to the factor sqrt(2) (an O-constant): the printed remark stands"),
     # --- zhang2021 ---
     "zhang2021.def1.1.corrected": _r("zhang2021.def1.1", "zhang2021.def1.1:dp-counterexample"),
-    "zhang2021.thm2.1.corrected": Justification(
-        "stands", "zhang2021.thm2.1", reason="Theorem 2.1 quotes Abadi et al.'s existence "
-        "claim (decided by zhang2021.thm2.1:c2-pairs, which finds admissible c2); the "
-        "corrected item only re-expresses pi in the gradient units of Algorithm 2 and eq. (4)"),
+    # Theorem 2.1's existence claim is false for every (c1, c2) (the corrected item keeps
+    # its quantifiers and only re-expresses pi in the gradient units of eq. (4))
+    "zhang2021.thm2.1.corrected": _r("zhang2021.thm2.1", "zhang2021.thm2.1:every-c1-c2"),
     "zhang2021.thm3.2.corrected": Justification(
         "stands", "zhang2021.thm3.2", reason="cannot be refuted on any instance: its "
         "assumptions (L-Lipschitz and mu-PL on R^d) admit only constant F_S, whose excess "
         "empirical risk is 0 (zhang2021.assump2.4:pl-lipschitz-constant); the corrected item "
         "repairs the dimension of the DP term (one eta0 too many)"),
-    "zhang2021.thm3.4.route": Justification(
-        "stands", "zhang2021.thm3.4", reason="the route assembles printed Theorems 3.2 and 3.3 "
-        "with the corrected Def. 1.1; Theorem 3.4 is vacuous under its assumption set "
-        "(zhang2021.assump2.4:pl-lipschitz-constant)"),
+    # the route the paper names, minimised over K, is Theta(1/log n): the printed rate does
+    # not follow from it (a proof finding; the theorem is also vacuous, assump2.4)
+    "zhang2021.thm3.4.route": _r("zhang2021.thm3.4", "zhang2021.thm3.4:route-rate"),
 }
 
 # every reconstructed yang2022 item: the paper's formulas are stripped
@@ -492,6 +486,102 @@ for _id in ("setup", "def2.1", "def2.2", "assump2.1", "assump2.2", "eq2", "eq3",
             "sec3.3.claims", "lemmaA.1", "lemmaA.2", "lemmaA.3", "lemmaA.4", "lemmaA.5",
             "toyA.1", "lemmaB.1", "eq45", "propE.1", "propE.2", "propE.3", "table1"):
     JUSTIFICATIONS[f"yang2022.{_id}"] = Justification("no-sibling", reason=_YANG)
+
+
+# ---------------------------------------------------------------------------------------
+# zhang2021.thm3.4: the rate does not follow from the route the paper names
+# (Def. 1.1 corrected + Thm 2.2 + Thm 3.2's eq. (5) + Thm 3.3's alpha = thm3.4.route)
+# ---------------------------------------------------------------------------------------
+# Constants inside every hypothesis of Theorem 3.2 (checked exactly below): beta = mu =
+# theta = 1, c4 = 3/2, varrho = 1/2, t0_Mon = 1, T0 = 6 (X = 6), eta0 = 1/(c4 X) = 1/9 (also
+# below theta(1-varrho)^2/(2 beta) = 1/8, so the 'max' vs 'min' reading does not matter),
+# Gamma = 3/8, sigma = B = L = 1, F0gap = 1, d = 1, eps = 1, delta = 1e-5, c2 = 1.
+ROUTE_POINT = {"beta": 1, "mu": 1, "theta": 1, "z21_c4": sp.Rational(3, 2),
+               "varrho": sp.Rational(1, 2), "tMon0": 1, "tMon": 1, "z21_T0": 6,
+               "z21_eta0": sp.Rational(1, 9), "sigma_g": 1, "B": 1, "G": 1, "Fgap": 1,
+               "d": 1, "eps": 1, "delta": sp.Rational(1, 10**5), "z21_c2": 1}
+ROUTE_N = (10**8, 10**16, 10**32, 10**64)
+
+
+def _route_min_over_K(route: Any, alpha: Any, n: int) -> tuple[Any, int]:
+    """min over integer K >= 1 of the route's bound at n; alpha is increasing in K, so once
+    it is >= 1 no larger K can give less than 1."""
+    best, arg = mp.inf, 0
+    for K in range(1, 4 * int(mp.log(n, 2)) + 8):
+        if alpha(n, K) >= 1:
+            break
+        v = route(n, K)
+        if v < best:
+            best, arg = v, K
+    return best, arg
+
+
+def _zhang2021_thm34_route(rate_override: sp.Expr | None = None) -> CheckResult:
+    route_item, printed = registry.get("zhang2021.thm3.4.route"), registry.get("zhang2021.thm3.4")
+    names = {str(s): s for s in route_item.bound.free_symbols | printed.rate.free_symbols}
+    hyp_syms = {str(s): s for _, r in route_item.hypotheses if isinstance(r, sp.Basic)
+                for s in r.free_symbols}
+    at = {names.get(k, hyp_syms.get(k)): v for k, v in ROUTE_POINT.items()
+          if k in names or k in hyp_syms}
+    n_, K_ = names["n"], names["z21_K"]
+    # every hypothesis of Theorem 3.2 at the point (pi chosen at eq. (4) with equality)
+    failed = []
+    for text, rel in route_item.hypotheses:
+        if "pi as in" in text:
+            continue
+        r = sp.simplify(rel.subs(at).subs(n_, 10**8))
+        if not (r is sp.true or (isinstance(r, sp.Eq) and sp.simplify(r.lhs - r.rhs) == 0)):
+            failed.append(text)
+    bound = route_item.bound.subs(at)
+    alpha_expr = route_item.expressions["stability_part"].subs(at)
+    rate_expr = (printed.rate if rate_override is None else rate_override).subs(at)
+    with mp.workdps(30):
+        route = sp.lambdify((n_, K_), bound, "mpmath")
+        alpha = sp.lambdify((n_, K_), alpha_expr, "mpmath")
+        rate = sp.lambdify((n_,), rate_expr + 0 * n_, "mpmath")
+        # analytic lower bound over every K: route >= F0gap/2^K + m1 e^{2 varrho t0 2^K}/n
+        # >= min(1, 2 varrho t0 F0gap/log(n/m1)), m1 = 2 L^2 T0^q e^{-2 varrho} g/(c4 theta mu)
+        # with g the bracket of Theorem 3.3 at t^K_Mon = 2 (K >= 1) and q >= its n = 1e8 value
+        rows = []
+        for n in ROUTE_N:
+            q = (1 - mp.mpf(1) / n) / mp.mpf(1.5)
+            g = mp.log(1 + 1 / (2 * mp.mpf(0.5))) - mp.log(1 + 1 / (mp.mpf(0.5) * 2)) / 2
+            m1 = 2 * mp.mpf(6) ** q * mp.exp(-1) * g / mp.mpf(1.5)
+            lower = min(mp.mpf(1), 2 * mp.mpf(0.5) * 1 * 1 / mp.log(n / m1))
+            best, K = _route_min_over_K(route, alpha, n)
+            rows.append({"n": f"1e{int(mp.log10(n))}", "route_min_over_K": _fmt(best),
+                         "argmin_K": K, "analytic_lower_bound_every_K": _fmt(lower),
+                         "printed_rate": _fmt(rate(n)), "ratio_route_to_rate": _fmt(best / rate(n)),
+                         "analytic_ratio_lower_bound": _fmt(lower / rate(n))})
+    ev = {"rows": rows, "point": {k: str(v) for k, v in ROUTE_POINT.items()},
+          "hypotheses_failing": failed,
+          "route": "testing error <= eq. (5) + alpha (Def. 1.1 corrected, Thm 2.2, Thm 3.3), at "
+                   "every K >= 1 (Theorem 3.2's K = Omega(log(...)) is one of them)",
+          "proof": "with x = 2^K: eq. (5) >= F0gap/x; alpha's first term >= m1 e^{2 varrho t0 x}/n "
+                   "(bracket increasing in t^K_Mon = x t0 >= 2). If 2 varrho t0 x >= log(n/m1) "
+                   "that term is >= 1, else F0gap/x > 2 varrho t0 F0gap/log(n/m1): the route gives "
+                   ">= min(1, 2 varrho t0 F0gap/log(n/m1)) = Theta(1/log n) for every K, while the "
+                   "printed rate is Theta(n^-1/2) at fixed d, eps, delta",
+          "constants_varied": ["n: 1e8 .. 1e64 (the growing quantity)"]}
+    grows = all(b["analytic_ratio_lower_bound"] > a["analytic_ratio_lower_bound"]
+                for a, b in zip(rows, rows[1:]))
+    if failed or not grows or rows[-1]["analytic_ratio_lower_bound"] < 1e10:
+        return CheckResult("inconclusive", "zhang2021.thm3.4: the route's lower bound over K "
+                           "is not shown to outgrow the printed rate", ev, claim="rate")
+    last = rows[-1]
+    return CheckResult(
+        "refuted", f"zhang2021.thm3.4's rate O(max(dL^2 log(1/delta)/(theta^2 mu n^2 eps^2), "
+        f"sqrt(1/(theta mu n)))) does not follow from its stated route (Thm 3.2 + Thm 3.3 + "
+        f"Thm 2.2): at constants inside Theorem 3.2's hypotheses the route's best bound over "
+        f"every K is >= min(1, 2 varrho t0_Mon F0gap/log(n/m1)) = Theta(1/log n); at n = "
+        f"{last['n']} it is {last['route_min_over_K']:.4g} against the rate {last['printed_rate']:.4g} "
+        f"(ratio >= {last['analytic_ratio_lower_bound']:.3g}, growing like sqrt(n)/log n)", ev,
+        claim="rate", severity="proof", root="zhang2021.thm3.4:route-momentum-term",
+        consequence="Theorem 3.4 is unproven: the momentum term e^{2 varrho (t^K_Mon - 1)} of "
+        "Theorem 3.3 (the trade-off Remark 5 highlights) makes the stability route give "
+        "Theta(1/log n), not the n^-1/2 that Remark 6 and the contributions compare with prior "
+        "work (the theorem is also vacuous under its assumption set, see "
+        "zhang2021.assump2.4:pl-lipschitz-constant)")
 
 
 CHECKS: list[Check] = [
@@ -507,6 +597,8 @@ CHECKS: list[Check] = [
              "eq. (1) on a randomized-response algorithm, exact rationals"),
     Check.of("zhang2017.thm2.gen", "loss-scale", "property", _zhang2017_thm2_gen,
              "excess-risk quantile over the printed rate under loss scales 1/4 .. 1e6"),
+    Check.of("zhang2021.thm3.4", "route-rate", "property", _zhang2021_thm34_route,
+             "the route Thm 3.2 + Thm 3.3 minimised over K against the printed rate, n to 1e64"),
     Check.of("yang2022.propE.1", "only-if-converse", "property", _yang2022_propE1,
              "a (0, delta)-DP mechanism with infinite Renyi divergence"),
 ]

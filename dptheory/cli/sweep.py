@@ -185,6 +185,8 @@ def cmd_sweep(args: argparse.Namespace) -> tuple[Any, str]:
                 if result.theorem else ""),
              "  ".join(h.rjust(w) for h, w in zip(head, widths))]
     lines += ["  ".join(c.rjust(w) for c, w in zip(t, widths)) for t in table]
+    if "privacy_model" in result.settings:
+        lines.append(f"note: {result.settings['privacy_model']}")
     if result.store:
         lines.append(f"store: {result.store} (run {result.run_id}, {result.computed} cells "
                      "computed now)")

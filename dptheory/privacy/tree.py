@@ -381,7 +381,9 @@ class OnlineTreeAggregator:
     def _draw(self, level: int, index: int) -> np.ndarray:
         self.nodes_drawn += 1
         if self._node_noise is not None:
-            z = np.asarray(self._node_noise(level, index), dtype=np.float64)
+            z = self._node_noise(level, index)
+            if type(z) is not np.ndarray or z.dtype != np.float64:
+                z = np.asarray(z, dtype=np.float64)
             if z.shape != (self.reps, self.d):    # checked before formatting: a hot path
                 require(False, f"node_noise must return shape {(self.reps, self.d)}, got {z.shape}")
             return z
@@ -445,9 +447,10 @@ class OnlineTreeAggregator:
         k = (t & -t).bit_length() - 1               # trailing zeros of t
         S = self._S if self._S is not None else np.zeros(shape, dtype=np.float64)
         if k:
-            removed = np.zeros(shape, dtype=np.float64)
+            # the same sum, in the same order, as accumulating from zeros (0 + x = x exactly)
             coef, live = self._coef, self._live
-            for b in range(k):
+            removed = coef[0] * live.pop(0)[1]
+            for b in range(1, k):
                 removed += coef[b] * live.pop(b)[1]
             S = S - removed
         a = (t >> k) - 1                            # index of [a 2^k + 1, (a + 1) 2^k]

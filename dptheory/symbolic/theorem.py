@@ -15,7 +15,8 @@ import sympy as sp
 
 from dptheory.symbolic.assumptions import Assumption
 
-from dptheory.vocabulary import DIRECTIONS, KINDS, PROVENANCE, RATE_NOTATIONS, RELATIONS
+from dptheory.vocabulary import (DIRECTIONS, KINDS, PRIVACY_MODELS, PROVENANCE, RATE_NOTATIONS,
+                                 RELATIONS)
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,11 @@ class Theorem:
         of the base dimensions (``{W: 1}``: parameters are pure numbers, as tran2022's
         ``eta = 1/sqrt(NT)`` makes them), and where the paper says so. Dimensional issues a
         declared convention covers are not findings.
+    privacy : the privacy model of the algorithm run the item is about, where the paper's
+        statement fixes one: ``"eps-DP"`` (pure, delta = 0: zhang2017's Theorem 2 (1)) or
+        ``"(eps,delta)-DP"`` (delta > 0). ``""``: not declared; :meth:`privacy_model` then
+        infers ``"(eps,delta)-DP"`` from a delta in the bound or the settings. A run compared
+        with the item must use the same model (``dptheory sweep --theorem`` checks it).
     """
 
     id: str
@@ -219,6 +225,7 @@ class Theorem:
     units_reason: str = ""
     printed_statement: bool | None = None
     sensitivities: Mapping[str, Sensitivity] = field(default_factory=dict)
+    privacy: str = ""
 
     def __post_init__(self) -> None:
         if "." not in self.id:
@@ -234,6 +241,9 @@ class Theorem:
             raise ValueError(f"{self.id}: rate_notation must be one of {RATE_NOTATIONS}")
         if self.direction not in DIRECTIONS:
             raise ValueError(f"{self.id}: direction must be one of {DIRECTIONS}")
+        if self.privacy not in PRIVACY_MODELS:
+            raise ValueError(f"{self.id}: privacy must be one of {PRIVACY_MODELS}, "
+                             f"got {self.privacy!r}")
         hyps = []
         for h in self.hypotheses:
             if isinstance(h, tuple):
@@ -283,6 +293,19 @@ class Theorem:
         out += list(self.expressions.values())
         out += [s.expr for s in self.sensitivities.values()]
         return out
+
+    def privacy_model(self) -> str:
+        """The privacy model of the run this item is about: the declared ``privacy``, else
+        ``"(eps,delta)-DP"`` when delta appears in the bound or a setting (the statement's
+        noise or step count depends on it), else ``""`` (the item fixes none).
+        """
+        if self.privacy:
+            return self.privacy
+        from dptheory.symbolic.symbols import S
+        exprs = [e for e in (self.bound,) if e is not None] + list(self.settings.values())
+        if any(S.delta in sp.sympify(e).free_symbols for e in exprs):
+            return "(eps,delta)-DP"
+        return ""
 
     # -- numeric evaluation --------------------------------------------------------------
     def evaluate(self, what: str = "bound", values: Mapping[Any, float] | None = None,

@@ -377,8 +377,23 @@ def _constant_text(result: dict[str, Any]) -> str:
     if not c:
         return ""
     vals = ", ".join(f"{k} = {v:.4g}" for k, v in c.items())
-    return (f"; tests dptheory's choice {vals}, not a claim of the paper (the paper leaves "
-            "the constant open)")
+    how = result.get("open_constants_choice")
+    return (f"; tests dptheory's choice {vals}" + (f" ({how})" if how else "")
+            + ", not a claim of the paper (the paper leaves the constant open: an existence "
+              "claim)")
+
+
+def _pair_text(result: dict[str, Any]) -> str:
+    """For a single Gaussian output release: how much of the sensitivity bound the audited
+    pair attains, and the true eps of the noise used on this pair (exact Gaussian curve)."""
+    shift, bound = result.get("shift_attained"), result.get("sensitivity_bound")
+    if shift is None or not bound:
+        return ""
+    e = result.get("epsilon_pair")
+    return (f"; the audited pair attains {shift / bound:.3g} x the sensitivity bound "
+            f"Delta = {bound:.4g} (shift {shift:.4g}; a loose bound is not a privacy "
+            "violation)" + ("" if e is None else
+                            f", on which the noise used has true eps = {e:.3g}"))
 
 
 def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
@@ -405,10 +420,11 @@ def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
                 "tpr": lb["tpr"], "fpr": lb["fpr"], "method": lb["method"],
                 "confidence": confidence, "ideal_power": pw}
     for k in ("algorithm", "calibration", "canary", "data_dependent_params", "open_constants", "adversary",
-              "epsilon_lower_certified", "epsilon_upper_certified", "interval_method"):
+              "epsilon_lower_certified", "epsilon_upper_certified", "interval_method",
+              "release", "shift_attained", "sensitivity_bound", "epsilon_pair"):
         if k in result:
             evidence[k] = result[k]
-    interval = _interval_text(result) + _constant_text(result)
+    interval = _interval_text(result) + _constant_text(result) + _pair_text(result)
     leaks = result.get("data_dependent_params") or []
     if e > claimed:
         why = (f"; parameters that differ between the neighbouring datasets: {', '.join(leaks)}"
@@ -433,7 +449,13 @@ def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
         tlb = epsilon_lower_bound(twin["scores_in"], twin["scores_out"], twin["delta"],
                                   confidence=confidence, method=method)["epsilon_lower"]
         t_iv = _interval_text(twin)
+        if twin.get("epsilon_pair") is not None:
+            # calibrated on the audited pair itself (single Gaussian output release)
+            t_iv = (f"; the noise used has true eps = {twin['epsilon_pair']:.3g} on the "
+                    "audited pair (exact Gaussian curve at the attained shift)")
         evidence["twin"] = {"epsilon_lower": tlb, "epsilon_calibrated": twin.get("epsilon_twin"),
+                            "epsilon_pair": twin.get("epsilon_pair"),
+                            "calibration": twin.get("twin_calibration"),
                             "epsilon_lower_certified": twin.get("epsilon_lower_certified"),
                             "epsilon_upper_certified": twin.get("epsilon_upper_certified"),
                             "detected": tlb > claimed}
@@ -452,11 +474,13 @@ def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
                            "refute the claim")
         return CheckResult("inconclusive", f"empirical eps >= {e:.3g} ({confidence:.0%}) <= "
                            f"claimed eps = {claimed:.3g}, but the audit lacks power: "
-                           + "; ".join(reasons), evidence, claim="privacy")
+                           + "; ".join(reasons) + _constant_text(result) + _pair_text(result),
+                           evidence, claim="privacy")
     statement = _power_statement(pw, lb["delta"])
     if twin is not None:
+        where = " (true eps on the audited pair)" if twin.get("epsilon_pair") is not None else ""
         statement += (f"; the planted twin calibrated to eps = "
-                      f"{twin.get('epsilon_twin', POWER_FACTOR * claimed):.3g} was detected "
+                      f"{twin.get('epsilon_twin', POWER_FACTOR * claimed):.3g}{where} was detected "
                       f"(lower bound {evidence['twin']['epsilon_lower']:.3g})")
     return CheckResult("supported", f"empirical eps >= {e:.3g} ({confidence:.0%}) <= claimed "
                        f"eps = {claimed:.3g}{interval}", evidence, claim="privacy",

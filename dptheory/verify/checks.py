@@ -38,7 +38,7 @@ from dptheory.stats import (_check_confidence, _samples, hierarchical_boot_means
                                    is_binary, one_sided_limits)
 from dptheory.verify.verdict import CheckResult
 
-__all__ = ["bound_check", "exact_check", "rate_check", "sup_check", "stability_check", "derivation_check",
+__all__ = ["bound_check", "exact_check", "rate_check", "envelope_rate_check", "sup_check", "stability_check", "derivation_check",
            "combine", "PLANTED_FACTOR", "PLANTED_SHIFT", "STABLE_TOL", "MIN_REACH", "WINDOW"]
 
 PLANTED_FACTOR = 2.0     # a bound violated by this factor must be caught for a `supported`
@@ -512,6 +512,85 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
                            claim="rate")
     return CheckResult("supported", f"{head}{faster}; local slopes stable; detects an excess "
                        f"of {_g(ev['detectable_excess'])}", ev, claim="rate", power=power)
+
+
+# ---------------------------------------------------------------------------- envelope
+def envelope_rate_check(xs: Sequence[float], lower: Sequence[float], upper: Sequence[float],
+                        expected: float, *, tolerance: float = 0.1, polylog: bool = True,
+                        derivation: str = "", stable_tol: float = STABLE_TOL,
+                        planted_shift: float = PLANTED_SHIFT, window: int = WINDOW,
+                        quantity: str = "E[X]") -> CheckResult:
+    """The claim ``E[X](x) = O(x^e)`` (an upper bound) decided by certified envelopes.
+
+    ``lower[i] <= E[X](xs[i]) <= upper[i]`` must be *proven* on the instance (``derivation``
+    says how) and evaluated exactly (closed forms: no sampling error), at ``xs`` reaching the
+    asymptotic end (e.g. n = 1e5 .. 1e9). Both envelopes are judged by :func:`rate_check`
+    on their exact values (one value per point, so its intervals collapse to the exact
+    slopes); ``s_U``, ``s_L`` are the slopes of the last range.
+
+    * refuted — the lower envelope's slopes are stable and ``s_L > e + tolerance``: E[X]
+      decays no faster than ``L``, which decays more slowly than claimed at the asymptotic
+      end (a certified counterexample to the O-rate on this instance);
+    * supported — the upper envelope's rate check is supported (stable, ``s_U <= e +
+      tolerance``, and ``s_U <= e`` unless ``polylog``), *and* the envelopes have power: the
+      lower envelope's stable slope refutes the planted claim ``s_U - planted_shift``
+      (``s_L > s_U - planted_shift + tolerance``: the envelopes pin the exponent of E[X]
+      within ``planted_shift - tolerance``), so a claim that much too steep is caught;
+    * inconclusive — otherwise (the envelopes are too far apart, or not stable), with why.
+    """
+    x = _samples(xs, "xs")
+    lo_v, up_v = _samples(lower, "lower"), _samples(upper, "upper")
+    if not (lo_v.size == up_v.size == x.size):
+        raise ValueError(f"lower and upper must have one value per x: {lo_v.size}, "
+                         f"{up_v.size} for {x.size} xs")
+    if np.any(lo_v <= 0) or np.any(up_v < lo_v):
+        raise ValueError("need 0 < lower <= upper at every x")
+    e = _number(expected, "expected", allow_inf=False)
+    tol = _number(tolerance, "tolerance", allow_inf=False)
+    kw = dict(tolerance=tol, stable_tol=stable_tol, planted_shift=planted_shift,
+              window=window, n_boot=50, polylog=polylog)
+    up = rate_check(x, [[[v]] for v in up_v], e, quantity=f"upper envelope of {quantity}", **kw)
+    lo = rate_check(x, [[[v]] for v in lo_v], e, quantity=f"lower envelope of {quantity}", **kw)
+    s_u, s_l = up.evidence.get("slope"), lo.evidence.get("slope")
+    ev = _jsonable({"quantity": quantity, "xs": x.tolist(), "lower": lo_v.tolist(),
+                    "upper": up_v.tolist(), "expected": e, "tolerance": tol,
+                    "derivation": derivation, "upper_slope": s_u, "lower_slope": s_l,
+                    "upper_last_ranges": up.evidence.get("last_ranges"),
+                    "lower_last_ranges": lo.evidence.get("last_ranges"),
+                    "upper_stable": up.evidence.get("stable"),
+                    "lower_stable": lo.evidence.get("stable"),
+                    "upper_verdict": up.verdict, "lower_verdict": lo.verdict})
+    where = f"x = {_g(x.min())}..{_g(x.max())}"
+    head = (f"{quantity}: certified envelopes L <= E <= U ({derivation}), exact over {where}: "
+            f"last-range slopes U {_g(s_u)}, L {_g(s_l)} vs claimed exponent {_g(e)}")
+    l_stable = bool(lo.evidence.get("stable"))
+    if l_stable and s_l is not None and s_l > e + tol:
+        return CheckResult("refuted", f"{head}: the lower envelope decays more slowly than "
+                           f"claimed (beyond +{_g(tol)}) with stable slopes, so E[X] does too",
+                           ev, claim="rate", severity="rate",
+                           consequence=f"{quantity} provably decays more slowly than the stated "
+                                       "rate on this instance")
+    # the planted claim sits planted_shift below the upper envelope's slope (as the planted
+    # twin of :func:`rate_check` sits planted_shift above the claim): the envelopes must pin
+    # the exponent of E[X] that finely for a wrong claim to be caught
+    planted = (s_u if s_u is not None else e) - planted_shift
+    caught = bool(l_stable and s_l is not None and s_l > planted + tol)
+    power = {"statement": f"the certified lower envelope refutes any claimed exponent below "
+                          f"{_g((s_l if s_l is not None else math.nan) - tol)} (claimed {_g(e)})",
+             "selftest": {"planted": f"exponent {_g(planted)} (upper envelope's slope - "
+                                     f"{planted_shift:g})",
+                          "caught": caught}}
+    ev["power"] = power
+    if up.verdict != "supported":
+        return CheckResult("inconclusive", f"{head}; the upper envelope does not decide: "
+                           f"{up.summary}", ev, claim="rate")
+    if not caught:
+        return CheckResult("inconclusive", f"{head}; too little power: the envelopes are too "
+                           f"far apart for a claim {planted_shift:g} steeper than U's slope to be refuted", ev,
+                           claim="rate")
+    return CheckResult("supported", f"{head}: the upper envelope decays at least as fast as "
+                       "claimed with stable slopes, and the lower envelope would refute a claim "
+                       f"{planted_shift:g} steeper than U's slope", ev, claim="rate", power=power)
 
 
 # ---------------------------------------------------------------------------- supremum

@@ -252,6 +252,85 @@ def _pinned(p: dict[str, Any]) -> str | None:
     return None
 
 
+def _with_envelope(res: CheckResult, pooled: dict[Any, dict[str, Any]], expected: float,
+                   tolerance: float, polylog: bool, q: str) -> CheckResult:
+    """A slope check decided by certified envelopes of the measured mean (cells that report
+    ``envelope``: closed forms ``L <= E[X] <= U`` at large x with the data set's constants
+    held fixed, and ``envelope_here``: the same sandwich at the run itself).
+
+    The envelopes are trusted only if every measured mean is consistent with its own
+    sandwich (one-sided limits at the Bonferroni share of all data sets: a mean shown below
+    L or above U means the derivation does not hold, and the sampled verdict stands). Each
+    data set of the largest sweep point is then judged by
+    :func:`~dptheory.verify.checks.envelope_rate_check`; a decided envelope verdict replaces
+    the sampled one (which stays in the evidence), an undecided one leaves it.
+    """
+    from dptheory.stats import one_sided_limits
+    from dptheory.verify import checks as C
+
+    xs = sorted(pooled)
+    sets = [(x, j, ps) for x in xs for j, ps in enumerate(pooled[x]["sets"])]
+    level = 1 - (1 - 0.95) / max(1, len(sets))
+    outside = []
+    for x, j, ps in sets:
+        here = ps.get("envelope_here")
+        if not here:
+            return res
+        lo, hi = one_sided_limits(ps["samples"], level)
+        if lo > here["upper"] * (1 + 1e-9) or hi < here["lower"] * (1 - 1e-9):
+            outside.append(f"x={x} data set {j}: mean in [{lo:.4g}, {hi:.4g}], envelope "
+                           f"[{here['lower']:.4g}, {here['upper']:.4g}]")
+    if outside:
+        return res.replace(summary=f"{res.summary}; the certified envelope is contradicted by "
+                           f"the measurement ({'; '.join(outside[:3])}): not used",
+                           evidence={**res.evidence, "envelope_outside": outside})
+    top = xs[-1]
+    parts = {f"data set {j}": C.envelope_rate_check(
+        ps["envelope"]["xs"], ps["envelope"]["lower"], ps["envelope"]["upper"], expected,
+        tolerance=tolerance, polylog=polylog, derivation=ps["envelope"]["derivation"],
+        quantity=q) for j, ps in enumerate(pooled[top]["sets"])}
+    env = C.combine(parts, what="data sets")
+    consistent = (f"every measured mean ({len(sets)} data sets over the sweep) lies within its "
+                  "certified envelope")
+    ev = {**res.evidence, "envelope": {**env.evidence, "verdict": env.verdict,
+                                       "consistency": consistent, "at_sweep_point": top},
+          "sampled": {"verdict": res.verdict, "summary": res.summary}}
+    if env.verdict in ("supported", "refuted"):
+        return env.replace(summary=f"{env.summary}; {consistent}; the sampled slope over the "
+                           f"sweep ({res.verdict}): {res.summary}", evidence=ev)
+    return res.replace(summary=f"{res.summary}; certified envelopes undecided: {env.summary}",
+                       evidence=ev)
+
+
+def _start_vacuity(res: CheckResult, pooled: dict[Any, dict[str, Any]], expected: float,
+                   tolerance: float, polylog: bool, q: str) -> CheckResult:
+    """Vacuous when the instance satisfies the claimed rate for *any* algorithm: cells report
+    ``start_envelope`` (``value``: a certified bound on the mean over data sets of the
+    quantity's largest value, e.g. ||grad F(w0)|| for a min over t that includes t = 0, and
+    its ``derivation``). If its exact slope over the sweep is stable and within the claim
+    (:func:`~dptheory.verify.checks.rate_check` supported on the exact values), the start
+    alone already meets the claimed rate: the check cannot fail on this instance."""
+    from dptheory.verify import checks as C
+
+    xs = sorted(pooled)
+    vals = [float(pooled[x]["start_envelope"]["value"]) for x in xs]
+    start = C.rate_check(xs, [[[v]] for v in vals], expected, tolerance=tolerance,
+                         polylog=polylog, n_boot=50, quantity="start envelope")
+    ev = {**res.evidence, "start_envelope": {"values": vals, "verdict": start.verdict,
+                                             "summary": start.summary,
+                                             "derivation": pooled[xs[-1]]["start_envelope"]["derivation"]}}
+    if start.verdict != "supported":
+        return res.replace(evidence=ev)
+    if res.verdict == "refuted":      # the measured mean is below the envelope: a fluke
+        return CheckResult("inconclusive", f"{res.summary}; but this contradicts the certified "
+                           f"start envelope ({start.summary}): not a refutation", ev, claim="rate")
+    return CheckResult("vacuous", f"{q}: the claim holds on this instance for any algorithm: "
+                       f"{pooled[xs[-1]]['start_envelope']['derivation']}; this bound decays at "
+                       f"slope {start.evidence['slope']:.4g} (exact) vs the claimed "
+                       f"{expected:.4g}, so the run measures the instance, not the algorithm "
+                       f"(sampled: {res.summary})", ev, claim="rate")
+
+
 def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
     """Judge a recipe from its pooled points, at the logic of its claim."""
     from dptheory.verify import checks as C
@@ -311,6 +390,18 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
                            polylog=polylog)
         if res.verdict == "vacuous":
             res = _with_crossing(r, res, pooled)
+        if r.expected_slope is not None and any(pooled[x].get("envelope") for x in xs):
+            res = _with_envelope(res, pooled, float(r.expected_slope), r.tolerance, polylog, q)
+        if r.expected_slope is not None and all(pooled[x].get("start_envelope") for x in xs):
+            res = _start_vacuity(res, pooled, float(r.expected_slope), r.tolerance, polylog, q)
+        if r.lower_estimate and res.verdict == "supported":
+            res = CheckResult("inconclusive", f"{res.summary}; not supported: the measured "
+                              f"quantity is a lower estimate of the claimed one "
+                              f"({r.lower_estimate}), so a slope within the claim cannot "
+                              "support it (only a shallower one refutes)", res.evidence,
+                              claim="rate")
+        if r.undecided and res.verdict in ("inconclusive", "vacuous"):
+            res = res.replace(summary=f"{res.summary}. Where it would decide: {r.undecided}")
         ev = dict(res.evidence)
         ev.update({"expected_source": source, "variable": r.variable,
                    "bounds": [pooled[x].get("bound_max") for x in xs]})

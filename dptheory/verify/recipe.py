@@ -88,6 +88,14 @@ class Recipe:
     # "module:function" called with the recipe: None when it can run on this machine, else a
     # one-line reason (a missing data package and its install command); empty: always runs
     requires: str = ""
+    # slope checks: why the measured quantity is only a *lower* estimate of the claimed one
+    # (e.g. E min_t X_t for a claim on min_t E X_t): a slope within the claim then cannot
+    # support an upper-bound rate (the claimed quantity may decay more slowly); only a
+    # shallower slope refutes it. Empty: the measured quantity is the claimed one.
+    lower_estimate: str = ""
+    # slope checks: why the check cannot decide at the sizes run, and where (or whether) it
+    # would; appended to an inconclusive or vacuous verdict
+    undecided: str = ""
 
     def __post_init__(self) -> None:
         if self.check not in CHECK_KINDS:

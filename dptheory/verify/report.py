@@ -278,6 +278,57 @@ def sensitivity_figure(verdicts: list, figdir: Path, svg: bool = False) -> str |
     return _savefig(fig, figdir / "sensitivity_ratios", svg)
 
 
+def audit_rows(verdicts: list) -> list[dict[str, Any]]:
+    """One row per audit verdict: what the adversary saw (set by the audit's cell), the
+    claim and the certified lower bound on the audited calibration, and the power as
+    measured: the planted twin's calibration (its eps), its certified lower bound against
+    the claim and whether it was caught (an audit is ``supported`` only if it was)."""
+    rows = []
+    for v in verdicts:
+        if v.check != "audit":
+            continue
+        pts = v.evidence.get("points", {}) if isinstance(v.evidence.get("points"), dict) else {}
+        for point, p in pts.items():
+            tw = p.get("twin") or {}
+            claim = p.get("epsilon_claimed")
+            tlb = tw.get("epsilon_lower")
+            shift, bound = p.get("shift_attained"), p.get("sensitivity_bound")
+            rows.append({
+                "id": v.id, "point": str(point), "verdict": v.verdict,
+                "point_verdict": p.get("verdict"), "adversary": p.get("adversary"),
+                "epsilon_claimed": claim, "epsilon_lower": p.get("epsilon_lower"),
+                "twin_epsilon": tw.get("epsilon_pair", tw.get("epsilon_calibrated")),
+                "twin_calibration": tw.get("calibration"),
+                "twin_epsilon_lower": tlb,
+                "twin_lower_over_claim": (tlb / claim if isinstance(tlb, (int, float))
+                                          and isinstance(claim, (int, float)) and claim > 0
+                                          else None),
+                "twin_caught": tw.get("detected") if tw else None,
+                "pair_attains": (shift / bound if isinstance(shift, (int, float))
+                                 and isinstance(bound, (int, float)) and bound > 0 else None)})
+    return rows
+
+
+def audit_table(verdicts: list) -> list[str]:
+    """The report's audit table (markdown lines, empty without audits): per audit and
+    audited calibration, what the adversary saw and the measured power (the twin)."""
+    rows = audit_rows(verdicts)
+    if not rows:
+        return []
+    out = ["| audit | calibration | verdict | adversary saw | eps lower bound / claim | "
+           "planted twin (its eps) | twin lower bound / claim | twin caught |",
+           "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        adv = (r["adversary"] or "—").split(" (")[0]
+        if r["pair_attains"] is not None:
+            adv += f"; the pair attains {_g(r['pair_attains'])} x the sensitivity bound"
+        caught = {True: "yes", False: "**no**", None: "no twin"}[r["twin_caught"]]
+        out.append(f"| `{r['id']}` | {r['point']} | **{r['point_verdict'] or r['verdict']}** "
+                   f"| {adv} | {_g(r['epsilon_lower'])} / {_g(r['epsilon_claimed'])} | "
+                   f"{_g(r['twin_epsilon'])} | {_g(r['twin_lower_over_claim'])} | {caught} |")
+    return out
+
+
 def audit_figure(verdicts: list, figdir: Path, svg: bool = False) -> str | None:
     """Figure of the audits: each audit point's 95 % epsilon lower bound beside the claimed
     epsilon and the tight accountant's value; the file name, or None without audits."""
@@ -418,7 +469,13 @@ def write(result: Any, svg: bool = False) -> Path:
     if sens:
         lines += ["## Sensitivity ratios", "", f"![sensitivity](figures/{sens})", ""]
     if aud:
-        lines += ["## Privacy audits", "", f"![audits](figures/{aud})", ""]
+        table = audit_table(result.verdicts)
+        lines += ["## Privacy audits", "",
+                  *(["What each audit's adversary saw and its measured power: the planted "
+                     "twin is the same code with its noise scaled to the eps shown; an audit "
+                     "is supported only if its twin was caught (certified lower bound above "
+                     "the claim).", "", *table, ""] if table else []),
+                  f"![audits](figures/{aud})", ""]
     if regimes:
         lines += ["## Regime maps of stated rates", ""]
         lines += [f"![{t}](figures/{f})" for t, f in regimes]
@@ -516,6 +573,7 @@ def as_json(result: Any) -> dict[str, Any]:
                       "power": v.power, "columns": columns(v), "reproduce": v.reproduce,
                       "evidence": v.evidence}
                      for v in result.verdicts],
+        "audits": audit_rows(result.verdicts),
         "findings": [f.as_dict() for f in result.findings],
         "own_items": [f.as_dict() for f in result.own_items],
         "notes": result.notes,

@@ -439,6 +439,7 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     m = np.zeros((reps, d))
     avg = np.zeros(reps) if average else None
     traj = _Traj(record)
+    grad_mean = objective.batch_grad_mean_kernel(data, reps, 1)
     for q in range(T // N + 1):
         perm = streams.permutations(N)
         for i in range(1, min(N, T - q * N) + 1):
@@ -449,7 +450,7 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
                 with monitor:                          # a progress monitor: metric time
                     avg += np.atleast_1d(objective.grad_norm(W, data))
             noise = agg.step()
-            g = objective.batch_grad_mean(W, data, perm[:, i - 1:i])       # one sample
+            g = grad_mean(W, perm[:, i - 1:i])                                # one sample
             m = (1.0 - alpha) * m + alpha * g
             mh = m + noise
             traj(t, W, mh)

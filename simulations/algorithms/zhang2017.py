@@ -419,13 +419,14 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         rounds = int(R.max())
         # the sample indices and noise of a block of steps drawn at once (= step by step)
         block = block_steps(rounds, reps, 1 + d)
+        grad_mean = objective.batch_grad_mean_kernel(data, reps, 1)
         for t in range(rounds):
             k = t % block
             if k == 0:
                 K = min(block, rounds - t)
                 idx_blk = streams.indices(n, K)[:, :, None]        # (reps, K, 1)
                 z_blk = streams.normal(K, d) * s
-            G = objective.batch_grad_mean(W, data, idx_blk[:, k])  # one sample
+            G = grad_mean(W, idx_blk[:, k])                        # one sample
             W = W - eta_sched[t] * (G + z_blk[:, k])
             hit = R == t + 1
             if hit.any():

@@ -27,6 +27,18 @@ algorithm's release hides what its noise would leak (a normalised or trust-regio
 tree of noises), and the verdict is ``inconclusive``: such algorithms are judged by the
 two-sided accountant instead (the ``epsilon_*_certified`` keys of every cell).
 
+**Output perturbation** (setup ``release = GAUSSIAN_OUTPUT``: zhang2017 Algorithm 1, one
+Gaussian release w_T + N(0, s^2 I) of a deterministic w_T). The accountant's twin is
+calibrated to the sensitivity *bound* (Lemma 3), which a given pair may attain only in part:
+its true eps on the audited pair is then far below the claim and no audit of that pair can
+catch it. So the pair is the one of the largest *attained* shift |w_T(D_in) - w_T(D_out)|
+(:func:`choose_output_canary`: noiseless runs of the same code on the top candidate pairs),
+the score is the projection on that shift (the likelihood ratio), and the twin's noise is
+s = shift / mu(POWER_FACTOR x eps) (:func:`_twin_output_noise`): its true eps on the pair is
+exactly POWER_FACTOR x the claim (the Gaussian mechanism at mu = shift / s, computed, not
+estimated). The verdict says how much of the bound the pair attains (a loose bound is not a
+privacy violation) and the true eps of the paper's noise on this pair.
+
 The quick recipes sweep ``calibration`` over ``paper`` (the paper's noise, the claim under
 test) and ``twin``; the full ones add ``tight`` (dptheory's own calibration, which the
 audit also checks). A lower bound above the claim is a finding. The settings are the
@@ -123,6 +135,69 @@ def choose_canary(objective: Any, data0: Any, w0: np.ndarray, *, clip: float | N
             "direction": direction, "candidates": int(X.shape[0])}
 
 
+#: pairs of top candidate records (by gradient difference at w0) whose attained output shift
+#: the output-perturbation search evaluates (two noiseless runs each)
+SHIFT_PAIRS = 48
+_SHIFT_CACHE: dict[str, dict[str, Any]] = {}
+
+
+def _noiseless(alg: Any, obj: Any, data: Any, cell: dict[str, Any], params: dict) -> np.ndarray:
+    """The algorithm's output without its output noise (``noise_param`` = 0): the
+    deterministic w_T of gradient descent, the centre of the Gaussian release."""
+    r = alg(obj, data, reps=1, seed=0, eps=float(cell["eps"]), delta=float(cell["delta"]),
+            **{**params, cell["noise_param"]: 0.0})
+    return np.asarray(r.w)[0]
+
+
+def choose_output_canary(alg: Any, obj: Any, data0: Any, cell: dict[str, Any],
+                         params: dict[str, Any]) -> dict[str, Any]:
+    """Worst-case replace-one pair for a single Gaussian output release (output
+    perturbation, zhang2017 Algorithm 1): among the ``SHIFT_PAIRS`` candidate pairs with the
+    largest gradient difference at w0, the one whose noiseless outputs w_T(D_in), w_T(D_out)
+    are farthest apart. The release is then N(w_T(D), s^2 I) on each side, so the projection on
+    the shift is the likelihood-ratio (Neyman-Pearson) score and the pair's true privacy is
+    the Gaussian mechanism's at mu = |w_T(D_in) - w_T(D_out)| / s, computed, not estimated."""
+    import hashlib
+    import json
+
+    from dptheory_simulations.objectives import Dataset
+    digest = hashlib.sha256(np.ascontiguousarray(data0.X).tobytes()
+                            + np.ascontiguousarray(data0.y).tobytes()).hexdigest()
+    key = json.dumps([alg.id, obj.name, obj.params(), digest, cell["eps"], cell["delta"],
+                      cell["noise_param"], params, cell.get("data_seed", 0)],
+                     sort_keys=True, default=str)
+    if key in _SHIFT_CACHE:
+        return _SHIFT_CACHE[key]
+    seed = int(cell.get("data_seed", 0))
+    X, y = candidate_records(obj, data0, seed)
+    g = np.asarray(obj.grad(np.zeros(obj.d), X, y))
+    raw = np.linalg.norm(g[:, None, :] - g[None, :, :], axis=-1)
+    iu = np.triu_indices(X.shape[0], k=1)
+    order = np.argsort(-raw[iu], kind="stable")[:SHIFT_PAIRS]
+    outs: dict[int, np.ndarray] = {}
+
+    def out(i: int) -> np.ndarray:
+        if i not in outs:
+            outs[i] = _noiseless(alg, obj, Dataset(np.vstack([data0.X, X[i]]),
+                                                   np.append(data0.y, y[i])), cell, params)
+        return outs[i]
+
+    best, bi, bj = -1.0, 0, 1
+    for k in order:
+        i, j = int(iu[0][k]), int(iu[1][k])
+        sh = float(np.linalg.norm(out(i) - out(j)))
+        if sh > best:
+            best, bi, bj = sh, i, j
+    shift = out(bi) - out(bj)
+    direction = shift / best if best > 0 else np.eye(obj.d)[0]
+    res = {"x_in": X[bi], "y_in": float(y[bi]), "x_out": X[bj], "y_out": float(y[bj]),
+           "influence": float(raw[bi, bj]), "influence_unclipped": float(raw[bi, bj]),
+           "direction": direction, "candidates": int(X.shape[0]),
+           "pairs_evaluated": int(order.size), "shift": best}
+    _SHIFT_CACHE[key] = res
+    return res
+
+
 # ------------------------------------------------------------------------ the cell
 def _setup(cell: dict[str, Any]):
     from dptheory_simulations.algorithms import get as get_alg
@@ -135,7 +210,10 @@ def _setup(cell: dict[str, Any]):
     params = dict(cell.get("params", {}))
     clip = params.get("clip", params.get("C"))
     w0 = np.zeros(obj.d)
-    can = choose_canary(obj, data0, w0, clip=clip, seed=int(cell.get("data_seed", 0)))
+    if cell.get("release") == GAUSSIAN_OUTPUT:
+        can = choose_output_canary(alg, obj, data0, cell, params)
+    else:
+        can = choose_canary(obj, data0, w0, clip=clip, seed=int(cell.get("data_seed", 0)))
     d_in = Dataset(np.vstack([data0.X, can["x_in"]]), np.append(data0.y, can["y_in"]))
     d_out = Dataset(np.vstack([data0.X, can["x_out"]]), np.append(data0.y, can["y_out"]))
     return alg, obj, d_in, d_out, params, can, w0
@@ -163,7 +241,10 @@ def audit_cell(cell: dict[str, Any]) -> dict[str, Any]:
     twin_how = None
     if cal == "twin":
         key = cell["noise_param"]
-        common[key], twin_how = _twin_noise(alg, obj, d_out, common, key, POWER_FACTOR * eps)
+        if cell.get("release") == GAUSSIAN_OUTPUT:
+            common[key], twin_how = _twin_output_noise(can["shift"], POWER_FACTOR * eps, delta)
+        else:
+            common[key], twin_how = _twin_noise(alg, obj, d_out, common, key, POWER_FACTOR * eps)
     if bug:
         # the calibrated run tells the noise the algorithm would use; the bug then alters it
         ref = alg(obj, d_out, reps=1, seed=seed, **common)
@@ -195,6 +276,7 @@ def audit_cell(cell: dict[str, Any]) -> dict[str, Any]:
     open_c = {k: float(r_out.params[k]) for k in OPEN_CONSTANTS.get(cell["algorithm"], ())
               if _num(r_out.params.get(k)) is not None}
     hyper = differing_params(r_in.params, r_out.params)
+    pair = _pair_privacy(cell, can, r_out, delta)
     return {"scores_in": [float(v) for v in s_in], "scores_out": [float(v) for v in s_out],
             "epsilon_claimed": eps, "epsilon_tight": float(priv["tight"]["epsilon"]),
             "epsilon_paper": _num(priv.get("paper", {}).get("epsilon")),
@@ -211,10 +293,50 @@ def audit_cell(cell: dict[str, Any]) -> dict[str, Any]:
             # privacy accounting does not see
             "data_dependent_params": hyper,
             "open_constants": open_c if cal != "twin" else {},
+            "open_constants_choice": _open_choice(cell) if open_c and cal != "twin" else "",
             "adversary": ADVERSARY,
             "canary": {"x_in": [float(v) for v in can["x_in"]], "y_in": can["y_in"],
                        "x_out": [float(v) for v in can["x_out"]], "y_out": can["y_out"],
-                       "influence": can["influence"], "candidates": can["candidates"]}}
+                       "influence": can["influence"], "candidates": can["candidates"]},
+            **pair}
+
+
+#: ``release`` of a setup whose algorithm releases one Gaussian-perturbed output (output
+#: perturbation): its worst-case pair and its twin are computed from the noiseless outputs
+GAUSSIAN_OUTPUT = "gaussian-output"
+
+
+def _twin_output_noise(shift: float, target: float, delta: float) -> tuple[float, str]:
+    """Noise std of the planted twin of a single Gaussian output release: the release on the
+    audited pair is N(w_T(D_in), s^2 I) vs N(w_T(D_out), s^2 I), exactly the Gaussian
+    mechanism with mu = shift / s (Balle and Wang 2018), so s = shift / mu(target) gives the
+    twin a true eps of exactly ``target`` on this pair, whatever the sensitivity bound the
+    paper's noise is calibrated to."""
+    from dptheory.verify.audit import gdp_mu
+    if not shift > 0:
+        raise ValueError("the audited pair does not move the output (shift = 0): no twin "
+                         "can be calibrated on it")
+    mu = gdp_mu(target, delta)
+    return shift / mu, (f"exact: Gaussian output release on the audited pair, mu = |w_T(D_in) "
+                        f"- w_T(D_out)| / s = {shift:.4g} / s = {mu:.4g} (true eps = "
+                        f"{target:g} at delta = {delta:g})")
+
+
+def _pair_privacy(cell: dict[str, Any], can: dict[str, Any], run: Any,
+                  delta: float) -> dict[str, Any]:
+    """For a single Gaussian output release: the attained shift on the audited pair, the
+    sensitivity bound the noise is calibrated to, and the true eps on this pair of the
+    noise used (exact Gaussian curve); empty otherwise."""
+    if cell.get("release") != GAUSSIAN_OUTPUT:
+        return {}
+    from dptheory.verify.audit import gdp_epsilon
+    s = _num(run.noise.get("s"))
+    bound = _num(run.noise.get("Delta"))
+    shift = float(can["shift"])
+    return {"release": GAUSSIAN_OUTPUT, "adversary": ADVERSARY_OUTPUT,
+            "shift_attained": shift, "sensitivity_bound": bound,
+            "noise_std": s,
+            "epsilon_pair": None if not s else gdp_epsilon(shift / s, delta)}
 
 
 _TWIN_CACHE: dict[str, tuple[float, str]] = {}
@@ -329,9 +451,27 @@ OPEN_CONSTANTS = {**{a: ("c2",) for a in (
     "zhang2021.alg1", "zhang2021.alg2", "zhang2021.dpages", "zhang2021.dpsgd-const",
     "zhang2021.dpsgd-c-t", "zhang2021.dpsgd-c-sqrt-t", "zhang2021.dpsgdm-const",
     "zhang2021.dpsgdem-const")}, "yang2022.alg1": ("c2",), "yang2022.dpsgd": ("c2",)}
+
+
+def _open_choice(cell: dict[str, Any]) -> str:
+    """How dptheory chose the open constant of ``cell``'s algorithm: given in the audit's
+    parameters, or the simulators' default (zhang2021 ``_calibrate``, yang2022 ``c2="tight"``):
+    the smallest value at which the tight accountant certifies the claimed (eps, delta) at the
+    run's (n, B, T)."""
+    given = [k for k in OPEN_CONSTANTS.get(cell["algorithm"], ())
+             if isinstance(cell.get("params", {}).get(k), (int, float))]
+    if given:
+        return "as given in the audit's parameters"
+    return ("the smallest value at which dptheory's tight accountant certifies the claimed "
+            "(eps, delta) at this n, B, T")
+
+
 #: what the membership adversary of :func:`audit_cell` sees
 ADVERSARY = ("the final iterate only, projected on the canary's gradient direction "
              "(replace-one canary pair, start point w0 = 0)")
+ADVERSARY_OUTPUT = ("the released output w_T + z only, projected on the exact shift "
+                    "w_T(D_in) - w_T(D_out) (the likelihood-ratio score of a Gaussian output "
+                    "release; replace-one pair of the largest attained shift)")
 
 QUICK_RUNS, QUICK_BLOCK = 8000, 8000
 FULL_RUNS, FULL_BLOCK = 16384, 4096
@@ -362,7 +502,8 @@ def audit_recipes(setups: dict[str, dict[str, Any]],
         obj, op = s["obj"]
         eps, delta = (claims or {}).get(alg_id, CLAIM)
         base = {"algorithm": alg_id, "objective": obj, "objective_params": op,
-                "eps": eps, "delta": delta, "data_seed": 0, "noise_param": s["noise"]}
+                "eps": eps, "delta": delta, "data_seed": 0, "noise_param": s["noise"],
+                **({"release": s["release"]} if "release" in s else {})}
         out.append(Recipe(
             id=f"{item}:audit-quick-{alg_id}", item=item, check="audit",
             cell=f"{__name__}:audit_cell",

@@ -45,7 +45,8 @@ from .cells import certified
 
 __all__ = ["evaluate_item", "per_step_cell", "per_step_value", "sensitivity_recipe", "score_key",
            "search_neighbours", "NeighbourSpace", "sub_seed", "lipschitz", "replace_record",
-           "record_json", "label_space", "search_kw", "PerStepBound", "SEARCH_QUICK"]
+           "record_json", "label_space", "search_kw", "PerStepBound", "SEARCH_QUICK",
+           "certified_result"]
 
 #: a paper's claimed per-step sensitivity: (kind, objective, data, cell, record) -> bound
 PerStepBound = Callable[[str, Any, Dataset, dict, "tuple[np.ndarray, float] | None"], float]
@@ -194,6 +195,25 @@ def score_key(info: dict[str, Any]) -> tuple[int, float]:
     if info["ratio"] is None:
         return (1, float(info["measured"]))
     return (0, float(info["ratio"]))
+
+def certified_result(out: dict[str, Any], canary: dict[str, Any], U_canary: float,
+                     U_search: float, derivation: str) -> dict[str, Any]:
+    """A cell result with a certified supremum (issue 23, item 3): the constructive canary
+    (``canary``: its record and instance, with ``measured`` and ``bound``) or the search's
+    best (``out``, a search cell's result), whichever has the larger measured/bound, with the
+    certified supremum of that instance (``U_canary`` or ``U_search``) and its
+    ``derivation``, for :func:`dptheory.verify.checks.sup_check`. Data set 0 carries the
+    canary in ``samples`` (one value per base data set)."""
+    best = out["worst"]
+    ratio_c = canary["measured"] / canary["bound"]
+    if ratio_c >= best["measured"] / best["bound"]:
+        worst, U = {"canary": True, **canary, "ratio": ratio_c, "search_ratio": best["ratio"]}, U_canary
+    else:
+        worst, U = {**best, "canary_ratio": ratio_c}, U_search
+    return {"measured": worst["measured"], "bound": worst["bound"],
+            "ratio": worst["measured"] / worst["bound"], "worst": worst,
+            "samples": [max(out["samples"][0], canary["measured"]), *out["samples"][1:]],
+            "certified_sup": U, "derivation": derivation}
 
 def sensitivity_recipe(id: str, item: str, cell: str, sweep: dict, fixed: dict, sweep_full: dict | None,
        metric: str, description: str, reps_full: int = 4, **grading: str) -> Recipe:

@@ -32,13 +32,34 @@ a, b the values of phi'' (r's Hessian cancels), and for any symmetric M,
   triangle inequality; attained by x = x' = X e_1 with a = -b = c).
 
 The sensitivity of the full Hessian (1/n) sum_i is that divided by n.
+
+The third is the node sensitivity of a tree aggregation of exponentially weighted gradients
+(tran2022, Proposition 13 and Theorem 4): node [y, z] releases
+``f_[y,z] = alpha sum_{t=y}^{z} (1 - alpha)^{z-t} g_t`` where step t uses the record at
+position t of a per-epoch permutation of the N records (epoch e covers steps eN+1 .. (e+1)N).
+At fixed iterates (the conditional sensitivity of the adaptive composition) replacing record
+i changes g_t only at the one step per epoch where the permutation visits i, and there by
+``||g(w_t, z_i) - g(w_t, z')|| <= 2G``. With p_e the visit of epoch e,
+
+    ||f_[y,z](D) - f_[y,z](D')|| <= 2 alpha G sum_{e : p_e in [y, z]} (1 - alpha)^{z - p_e},
+
+and each epoch's permutation is free, so the worst case puts p_e at the latest step of the
+epoch inside the node, ``min(z, (e+1)N)``: the supremum over nodes and permutations is
+
+    2 alpha G max_{[y,z]} sum_{e : eN+1 <= z, (e+1)N >= y} (1 - alpha)^{z - min(z, (e+1)N)}.
+
+It is attained (so it is the supremum, not only a bound) when the two records' gradients are
+antipodal at norm G at every visit, e.g. for f = phi(<a, w> - b) with |phi'| maximal at
++-u0: a = a' with ||a|| = X and residuals +u0, -u0 at every visit. For N a power of 2 no
+dyadic node straddles an epoch and the maximum is the root [1, T], T = mN:
+``2 alpha G sum_{k<m} (1 - alpha)^{kN}``.
 """
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["gd_growth_sup", "hessian_difference_sup"]
+__all__ = ["gd_growth_sup", "hessian_difference_sup", "tree_node_sup", "tree_node_worst"]
 
 
 def gd_growth_sup(g: float, eta: float, n: int, T: int, *, mu: float, beta: float) -> float:
@@ -79,3 +100,35 @@ def hessian_difference_sup(c: float, X: float, n: int, *, one_sign: bool) -> flo
     if int(n) < 1:
         raise ValueError(f"n must be >= 1, got {n}")
     return (math.sqrt(2) if one_sign else 2.0) * c * X * X / int(n)
+
+
+def tree_node_worst(alpha: float, N: int, nodes: list[tuple[int, int]]
+                    ) -> tuple[float, tuple[int, int], list[int]]:
+    """The worst node of :func:`tree_node_sup` and its visits: (weight sum
+    ``sum_e (1 - alpha)^{z - p_e}``, node [y, z], the steps p_e = min(z, end of epoch e) of
+    the epochs meeting it), maximised over ``nodes`` (1-based [y, z])."""
+    if not (math.isfinite(alpha) and 0 < alpha <= 1):
+        raise ValueError(f"alpha must be in (0, 1], got {alpha}")
+    if int(N) < 1 or not nodes:
+        raise ValueError(f"need N >= 1 and at least one node, got N={N}, {len(nodes)} nodes")
+    best: tuple[float, tuple[int, int], list[int]] | None = None
+    for y, z in nodes:
+        if not 1 <= y <= z:
+            raise ValueError(f"a node must have 1 <= y <= z, got [{y}, {z}]")
+        first, last = (y - 1) // int(N), (z - 1) // int(N)      # epochs meeting [y, z]
+        visits = [min(z, (e + 1) * int(N)) for e in range(first, last + 1)]
+        w = sum((1 - alpha) ** (z - p) for p in visits)
+        if best is None or w > best[0]:
+            best = (w, (y, z), visits)
+    assert best is not None
+    return best
+
+
+def tree_node_sup(alpha: float, G: float, N: int, nodes: list[tuple[int, int]]) -> float:
+    """Certified ``sup ||f_[y,z](D) - f_[y,z](D')||`` over the tree ``nodes`` (1-based
+    [y, z]) and every per-epoch permutation of N records, at fixed iterates, with per-sample
+    gradients bounded by G (module docstring):
+    ``2 alpha G max_nodes sum_epochs (1 - alpha)^{z - min(z, end of the epoch)}``."""
+    if not (math.isfinite(G) and G >= 0):
+        raise ValueError(f"G must be a finite number >= 0, got {G}")
+    return 2 * alpha * G * tree_node_worst(alpha, N, nodes)[0]

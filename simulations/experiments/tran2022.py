@@ -19,12 +19,13 @@ import numpy as np
 from dptheory import registry
 from dptheory.verify.recipe import Recipe
 from dptheory_simulations.algorithms.base import ReplicateStreams
+from dptheory_simulations.objectives import Dataset
 from dptheory_simulations.objectives import get as get_objective
 
 from .audits import audit_recipes
 from .cells import (catalog_bound, constants, floats,
                     fmin_upper, objective_and_data, param, run_algorithm, scalar_params, utility_recipe)
-from .sensitivity import (NeighbourSpace, evaluate_item, label_space, lipschitz,
+from .sensitivity import (NeighbourSpace, certified_result, evaluate_item, label_space, lipschitz,
                           record_json, replace_record, score_key, search_kw,
                           search_neighbours, sensitivity_recipe, sub_seed)
 
@@ -209,6 +210,31 @@ def alg1_gradients(obj: Any, X: np.ndarray, y: np.ndarray, perms: list[np.ndarra
     return gs, ws
 
 
+def _alg1_schedule(cell: dict[str, Any], N: int) -> tuple[int, float, float]:
+    """(T, alpha, eta) of the node-sensitivity cells: T = 4N, alpha = alpha_factor/N,
+    eta = 1/sqrt(N T)."""
+    T = 4 * N
+    return T, float(cell.get("alpha_factor", 1.0)) / N, 1.0 / math.sqrt(N * T)
+
+
+def _alg1_instance(cell: dict[str, Any], obj: Any, data: Any, r: int
+                   ) -> tuple[list[np.ndarray], np.ndarray, float]:
+    """Replicate r's permutations, node-noise sequence and node std of ``tran2022.alg1`` on
+    ``data`` at the schedule of :func:`_alg1_schedule` (the paper's calibration unless the
+    cell sets ``sigma``)."""
+    from dptheory_simulations.algorithms import get as get_algorithm
+    N = data.n
+    T, alpha, eta = _alg1_schedule(cell, N)
+    run = get_algorithm("tran2022.alg1")(obj, data, eps=float(cell.get("eps", 1.0)),
+                                         delta=float(cell.get("delta", 1e-5)), reps=1,
+                                         seed=int(cell["seed"]), T=T, alpha=alpha, eta=eta,
+                                         **({"sigma": float(cell["sigma"])} if "sigma" in cell else {}))
+    node_std, depth = float(run.noise["node_std"]), int(run.params["depth"])
+    perms, noise = _alg1_streams(int(cell["seed"]), int(cell.get("first_replicate", 0)) + r,
+                                 N, T, obj.d, alpha, node_std, depth)
+    return perms, noise, node_std
+
+
 def tree_node_sensitivity(cell: dict[str, Any]) -> dict[str, Any]:
     """tran2022 node sensitivities on Algorithm 1's gradient streams.
 
@@ -219,7 +245,6 @@ def tree_node_sensitivity(cell: dict[str, Any]) -> dict[str, Any]:
     alpha = 1/N (Prop. 13's boundary), T = 4N, eta = 1/sqrt(N T), node noise of the paper
     calibration (``sigma=0`` in ``fixed`` turns it off).
     """
-    from dptheory_simulations.algorithms import get as get_algorithm
     N = int(cell["point"].get("N", cell.get("N", 8)))
     compare = cell.get("compare", "printed")
     coupling = cell.get("coupling", "trajectories")
@@ -227,21 +252,13 @@ def tree_node_sensitivity(cell: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"compare must be printed|4alphaG and coupling trajectories|"
                          f"fixed-iterates, got {compare!r}, {coupling!r}")
     obj = get_objective(cell.get("family", "robust-regression"), **cell.get("family_params", {}))
-    T = 4 * N
-    alpha = float(cell.get("alpha_factor", 1.0)) / N
-    eta = 1.0 / math.sqrt(N * T)
+    T, alpha, eta = _alg1_schedule(cell, N)
     nodes = dyadic_nodes(T)
     samples, best = [], None
     for r in range(int(cell["reps"])):
         data = obj.make_data(N, sub_seed(cell, r, 0))
         G = lipschitz(obj, data)
-        run = get_algorithm("tran2022.alg1")(obj, data, eps=float(cell.get("eps", 1.0)),
-                                             delta=float(cell.get("delta", 1e-5)), reps=1,
-                                             seed=int(cell["seed"]), T=T, alpha=alpha, eta=eta,
-                                             **({"sigma": float(cell["sigma"])} if "sigma" in cell else {}))
-        node_std, depth = float(run.noise["node_std"]), int(run.params["depth"])
-        perms, noise = _alg1_streams(int(cell["seed"]), int(cell.get("first_replicate", 0)) + r,
-                                     N, T, obj.d, alpha, node_std, depth)
+        perms, noise, node_std = _alg1_instance(cell, obj, data, r)
         gD, wD = alg1_gradients(obj, data.X, data.y, perms, noise, T, eta, alpha)
         if compare == "printed":
             bnodes = np.array([evaluate_item("tran2022.prop13", "node", yI=y, zI=z, n=N,
@@ -404,7 +421,7 @@ RECIPES: list[Recipe] = [
                        "sensitivity the adaptive composition uses), same permutations and node noise, alpha "
                        "= 1/N, T = 4N; every dyadic node z <= 4N vs the printed 2 alpha G sum_j "
                        "(1-alpha)^{jN}.", **_PROP13_LEAF),
-    sensitivity_recipe("tran2022.thm4:node-sensitivity", "tran2022.thm4", f"{MODULE}:tree_node_sensitivity", {"N": [8, 16]},
+    sensitivity_recipe("tran2022.thm4:node-sensitivity", "tran2022.thm4", f"{MODULE}:tree_node_sensitivity_certified", {"N": [8, 16]},
                        {"compare": "4alphaG", "coupling": "fixed-iterates", "family": "robust-regression",
                         "family_params": {"d": 5}, "examples": 20, "starts": 2, "maxfev": 120},
                        {"N": [8, 12, 16, 24, 32, 64]}, "max_nodes ||f_[y,z](D) - f_[y,z](D')||",
@@ -489,3 +506,104 @@ def grad_norm_binding(cell: dict) -> dict:
         cost = (f"T = {T_at:.3g} steps x {int(cell.get('reps', 1))} replicates, estimated "
                 f"{hours:.3g} CPU hours")
     return {**out, "binds_at": binds_at(at, how, cost)}
+
+
+# ============================================================================ exact and worst-case checks
+# Issue 23, item 3: Theorem 4's node sensitivity with a constructive canary and the certified
+# supremum of :func:`.supremum.tree_node_sup`, so the check decides instead of stopping at the
+# search's reach.
+_U0 = math.sqrt(2.0)          # robust regression: |phi'(u)| = |2u/(2 + u^2)| is 1/sqrt 2 at u = +-sqrt 2
+
+
+def _node_canary(obj: Any, data: Any, perms: list[np.ndarray], noise: np.ndarray, T: int,
+                 eta: float, alpha: float, visits: list[int], iters: int = 30
+                 ) -> tuple[np.ndarray, np.ndarray, float, list[np.ndarray], float]:
+    """A neighbouring pair D, D' and permutations that attain :func:`.supremum.tree_node_sup`
+    on robust regression at D's own iterates (the check's fixed-iterates coupling).
+
+    ``visits`` are the steps of the worst node's visits (:func:`.supremum.tree_node_worst`,
+    one per epoch meeting the node, the last one its end z): each of those epochs' permutation
+    visits record 0 there, the other epochs' at their last step. Record 0 of D is
+    (X u, c - sqrt 2) and of D' is (X u, c + sqrt 2), X = max ||a_i||, so at a visit t with
+    <X u, w_t> = c the residuals are +sqrt 2 and -sqrt 2, where phi' = +-1/sqrt 2: the
+    gradients are +-(X/sqrt 2) u, antipodal at the full norm G = X/sqrt 2. The unit vector u
+    is orthogonal to w_p - w_z for the other visits p (at most d - 1 constraints) and
+    c = <X u, w_z>, so <X u, w_p> = c at every visit. D's iterates depend on (u, c) through
+    record 0, so (u, c) is recomputed from D's trajectory ``iters`` times; the value is
+    measured at the final D's iterates whatever the residual, which is returned.
+
+    Returns (X_D, y_D, y'_0, permutations, largest |<X u, w_visit> - c|).
+    """
+    N, d = data.n, obj.d
+    if len(visits) > d:
+        raise ValueError(f"the canary needs d >= {len(visits)} visits, got d={d}")
+    at = {(p - 1) // N: (p - 1) % N for p in visits}         # epoch -> position of record 0
+    perm_c = []
+    for e, p in enumerate(perms):
+        rest = [int(j) for j in p if j != 0]
+        rest.insert(at.get(e, N - 1), 0)
+        perm_c.append(np.array(rest))
+    X = float(data.max_norm)
+    Xd, yd = np.array(data.X, dtype=float), np.array(data.y, dtype=float)
+    z = visits[-1]
+    ws = alg1_gradients(obj, Xd, yd, perm_c, noise, T, eta, alpha)[1]
+    c = 0.0
+    for _ in range(iters):
+        Dw = np.stack([ws[p - 1] - ws[z - 1] for p in visits[:-1]] or [np.zeros(d)])
+        u = np.linalg.svd(Dw)[2][-1]                  # a unit vector of Dw's null space
+        c = X * float(u @ ws[z - 1])
+        Xd[0], yd[0] = X * u, c - _U0
+        ws = alg1_gradients(obj, Xd, yd, perm_c, noise, T, eta, alpha)[1]
+    resid = max(abs(float(Xd[0] @ ws[p - 1]) - c) for p in visits)
+    return Xd, yd, c + _U0, perm_c, resid
+
+
+def tree_node_sensitivity_certified(cell: dict[str, Any]) -> dict[str, Any]:
+    """tran2022 Theorem 4's node sensitivity (``compare="4alphaG"``, fixed iterates) decided:
+    the neighbour search of :func:`tree_node_sensitivity`, the canary of :func:`_node_canary`
+    and the certified supremum :func:`.supremum.tree_node_sup` over every dyadic node and
+    permutation (module docstring of :mod:`.supremum`); the canary puts record 0 at the worst
+    node's latest visits. For N a power of 2 the supremum is
+    ``2 alpha G sum_{k < T/N} (1 - alpha)^{kN}``, i.e. ``k = (1/2) sum_k (1 - alpha)^{kN}``
+    times Theorem 4's 4 alpha G (0.7511 at N = 8, 0.7640 at N = 16, alpha = 1/N, T = 4N)."""
+    from .supremum import tree_node_sup, tree_node_worst  # noqa: PLC0415
+    if cell.get("compare") != "4alphaG" or cell.get("coupling") != "fixed-iterates":
+        raise ValueError("the certified supremum is for compare='4alphaG' with coupling "
+                         f"'fixed-iterates', got {cell.get('compare')!r}, {cell.get('coupling')!r}")
+    if cell.get("family", "robust-regression") != "robust-regression":
+        raise ValueError("the canary is built for family 'robust-regression' only, "
+                         f"got {cell.get('family')!r}")
+    out = tree_node_sensitivity(cell)
+    best = out["worst"]
+    N = int(best["N"])
+    obj = get_objective("robust-regression", **cell.get("family_params", {}))
+    T, alpha, eta = _alg1_schedule(cell, N)
+    nodes = dyadic_nodes(T)
+    data = obj.make_data(N, sub_seed(cell, 0, 0))
+    perms, noise, _ = _alg1_instance(cell, obj, data, 0)
+    _, node, visits = tree_node_worst(alpha, N, nodes)
+    Xd, yd, yp0, perm_c, resid = _node_canary(obj, data, perms, noise, T, eta, alpha, visits)
+    gD, wD = alg1_gradients(obj, Xd, yd, perm_c, noise, T, eta, alpha)
+    yp = yd.copy()
+    yp[0] = float(yp0)
+    gP, _ = alg1_gradients(obj, Xd, yp, perm_c, noise, T, eta, alpha, at=wD)
+    dv = node_differences(gD, gP, alpha, nodes)
+    canary = float(dv.max())
+    G = lipschitz(obj, Dataset(Xd, yd))
+    bound = evaluate_item("tran2022.thm4", "node", alpha_m=alpha, G=G)
+    U = tree_node_sup(alpha, G, N, nodes)
+    U_search = tree_node_sup(alpha, float(best["G"]), N, nodes)
+    derivation = ("at fixed iterates only the one visit per epoch of the replaced record "
+                  "changes a node, by <= 2 alpha G (1 - alpha)^(z - p) (||g|| <= G = X/sqrt 2 "
+                  "for robust regression); each epoch's permutation puts the visit at the "
+                  "latest step of the epoch inside the node: sup = 2 alpha G max_nodes sum_e "
+                  f"(1 - alpha)^(z - min(z, end_e)) = {U:.6g} at alpha = {alpha:g}, G = {G:.6g}, "
+                  f"N = {N}, T = {T}")
+    return certified_result(out, {"index": 0, "x": Xd[0].tolist(), "y": float(yd[0]),
+                                  "y_prime": float(yp0), "node": list(nodes[int(np.argmax(dv))]),
+                                  "worst_node": list(node), "visits": visits,
+                                  "permutations": "record 0 visited at the steps 'visits', "
+                                                  "else last in its epoch",
+                                  "visit_residual": resid, "measured": canary, "bound": bound,
+                                  "G": G, "alpha": alpha, "N": N, "T": T, "eta": eta},
+                            U, U_search, derivation)

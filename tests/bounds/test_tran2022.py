@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -7,8 +7,6 @@ never read off the module's output.
 from __future__ import annotations
 
 import math
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest

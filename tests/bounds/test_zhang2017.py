@@ -7,8 +7,6 @@ comments) or computed with scipy from closed forms; never read off the module's 
 from __future__ import annotations
 
 import math
-import re
-from pathlib import Path
 
 import pytest
 import sympy as sp

@@ -52,3 +52,51 @@ def test_cli_sweep_bad_input_exits_2_with_one_line(argv, words, capsys):
     code = main(["sweep", "zhang2017.alg1", "--objective", "logistic-ridge", *argv])
     err = capsys.readouterr().err.strip()
     assert code == 2 and words in err and len(err.splitlines()) == 1, err
+
+
+# --------------------------------------------------------------- the theorem's privacy model
+# A bound for the eps-DP run drawn over the (eps, delta) run (Gaussian noise) compares two
+# algorithms: the overlay once showed means of 11.2 above a "bound" of 1.76 that way.
+def test_eps_dp_theorem_sets_delta_zero_when_unset():
+    unset = dptheory.sweep("zhang2017.alg1", ("logistic-ridge", {"d": 3}), {"n": [64]}, reps=3,
+                           fixed={"eps": 1.0}, theorem="zhang2017.thm2.eps", progress=False)
+    zero = dptheory.sweep("zhang2017.alg1", ("logistic-ridge", {"d": 3}), {"n": [64]}, reps=3,
+                          fixed={"eps": 1.0, "delta": 0}, theorem="zhang2017.thm2.eps",
+                          progress=False)
+    # the same key, hence the same seed and numbers as an explicit delta = 0
+    assert [r["excess_risk"] for r in unset.records] == [r["excess_risk"] for r in zero.records]
+    assert "delta = 0" in unset.settings["privacy_model"]
+    without = dptheory.sweep("zhang2017.alg1", ("logistic-ridge", {"d": 3}), {"n": [64]}, reps=3,
+                             fixed={"eps": 1.0}, progress=False)
+    # and not the numbers of the default (eps, delta = 1e-5) run
+    assert [r["excess_risk"] for r in without.records] != [r["excess_risk"] for r in unset.records]
+
+
+@pytest.mark.parametrize("theorem, delta, words", [
+    ("zhang2017.thm2.eps", 1e-5, "eps-DP run (delta = 0)"),
+    ("zhang2017.thm3.eps", 1e-5, "eps-DP run (delta = 0)"),
+    ("zhang2017.thm2.approx", 0, "(eps, delta)-DP run (delta > 0)"),
+])
+def test_theorem_privacy_model_against_the_run_is_one_line(theorem, delta, words, capsys):
+    argv = ["sweep", "zhang2017.alg1", "--objective", "logistic-ridge", "--vary", "n=64",
+            "--fixed", f"delta={delta}", "--reps", "2", "--theorem", theorem]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0] and theorem in err[0]
+
+
+def test_privacy_model_declared_or_inferred():
+    import sympy as sp
+
+    from dptheory import catalog
+    from dptheory.symbolic.symbols import S
+    from dptheory.symbolic.theorem import Theorem
+    assert catalog.get("zhang2017.thm2.eps").privacy_model() == "eps-DP"
+    assert catalog.get("zhang2017.thm2.approx").privacy_model() == "(eps,delta)-DP"
+    # undeclared: a delta in the bound means the statement is about a delta > 0 run
+    t = Theorem(id="x.t", title="t", kind="theorem", source="s", bound=sp.log(1 / S.delta) / S.n)
+    assert t.privacy_model() == "(eps,delta)-DP"
+    assert Theorem(id="x.u", title="u", kind="theorem", source="s",
+                   bound=1 / S.n).privacy_model() == ""
+    with pytest.raises(ValueError, match="privacy must be one of"):
+        Theorem(id="x.v", title="v", kind="theorem", source="s", privacy="pure")

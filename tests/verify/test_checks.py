@@ -288,3 +288,26 @@ def test_engine_reads_the_polylog_from_the_items_rate():
     assert rate_hides_polylog("zhang2017.thm3.eps", "n") is False     # O(n^-2/3): no log
     assert rate_hides_polylog("tran2022.thm6", "n") is True           # O~
     assert rate_hides_polylog("no.such_item", "n") is False
+
+
+def test_envelope_rate_check_decides_by_hand():
+    from dptheory.verify.checks import envelope_rate_check
+    # L = c n^(-2/3), U = 26 c n^(-2/3): both exact slopes are -2/3 by construction
+    n = np.logspace(4, 9, 6)
+    lo, up = 1e-3 * n ** (-2 / 3), 2.6e-2 * n ** (-2 / 3)
+    kw = dict(tolerance=0.15, polylog=False, derivation="by hand")
+    ok = envelope_rate_check(n, lo, up, -2 / 3, **kw)
+    assert ok.verdict == "supported" and ok.power["selftest"]["caught"]
+    assert ok.evidence["upper_slope"] == pytest.approx(-2 / 3)
+    assert envelope_rate_check(n, lo, up, -0.5, **kw).verdict == "supported"    # weaker claim
+    for wrong in (-1.0, -2.0):                                  # planted wrong exponents
+        assert envelope_rate_check(n, lo, up, wrong, **kw).verdict == "refuted"
+    # envelopes 1/3 apart in exponent cannot pin the rate: no power
+    loose = envelope_rate_check(n, 1e-3 * n ** -1.0, up, -2 / 3, **kw)
+    assert loose.verdict == "inconclusive" and "too little power" in loose.summary
+    # an upper envelope shallower than the claim decides nothing (the quantity may be lower)
+    assert envelope_rate_check(n, lo, up * n ** 0.3, -2 / 3, **kw).verdict == "inconclusive"
+    with pytest.raises(ValueError, match="lower <= upper"):
+        envelope_rate_check(n, up, lo, -2 / 3, **kw)
+    with pytest.raises(ValueError, match="one value per x"):
+        envelope_rate_check(n, lo[:-1], up, -2 / 3, **kw)
