@@ -295,7 +295,17 @@ RECIPES: list[Recipe] = [
                                  "unsatisfiable; the run stays in the ball where L holds with a certified "
                                  "probability >= 1 - p (p in the derivation: chi-square and Pinelis tails, "
                                  "union over every step), so the bound is decided where the proof's uses "
-                                 "of the assumptions hold.")
+                                 "of the assumptions hold.",
+                     # the printed assumption set admits only constants (its own finding), so
+                     # the printed theorem is vacuously true: a bound below the exact value on
+                     # an instance where every assumption holds along the run refutes the
+                     # proof's argument (each stage halving the excess), not the end claim
+                     severity="proof", root=f"{item}:stage-contraction",
+                     consequence="read with its assumptions on the ball where the run stays "
+                     "(the only reading under which it says anything), the bound is false: on this "
+                     "quadratic, at the step its condition allows, a stage contracts the excess by about 0.78, "
+                     "not the 1/2 that (1/2)^K assumes; as printed (global PL and Lipschitz) "
+                     "the theorem is vacuous")
       for item in ("zhang2021.thm3.2", "zhang2021.thm3.2.corrected")],
     *[utility_recipe(id=f"zhang2021.remark4:slope-n-{tag}", item="zhang2021.remark4", check="slope",
                      cell=f"{MODULE}:excess", sweep={"n": [8, 16, 32]},
