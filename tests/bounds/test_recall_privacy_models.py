@@ -75,3 +75,17 @@ def test_wang2020_small_subsample_hessian_noise_is_not_private():
 
 def test_wang2020_planted_large_subsample_is_not_refuted():
     assert wang2020_thm3_small_subsample(size_scale=1e4).verdict == "supported"
+
+
+def test_wang2020_constant_256_stands_by_its_route_and_64_does_not():
+    from dptheory_bounds.checks.recall_privacy_models import (wang2020_dpstr_constant,
+                                                              wang2020_dpstr_route_eps)
+    # independent closed form: with 256, 2 gamma eps0 = eps' = eps/(2 sqrt(2T ln(2/delta)))
+    # exactly, so the 2T-fold Dwork-Roth composition is eps/sqrt(2) + 2T eps'(e^eps' - 1)
+    eps, delta, T = 0.5, 1e-5, 1000
+    ep = eps / (2 * math.sqrt(2 * T * math.log(2 / delta)))
+    assert math.isclose(wang2020_dpstr_route_eps(eps, delta, T),
+                        eps / math.sqrt(2) + 2 * T * ep * math.expm1(ep), rel_tol=1e-12)
+    res = wang2020_dpstr_constant()
+    assert res.verdict == "supported" and res.power["selftest"]["caught"]
+    assert wang2020_dpstr_constant(64.0).verdict == "refuted"      # planted: 4x less variance
