@@ -15,8 +15,8 @@ from dptheory.verify import Check
 MODULES = ("privacy_accounting", "privacy_tree", "claims", "recall_corrected",
            "recall_assumptions", "recall_probability", "recall_restatements",
            "recall_lemma_hypotheses", "recall_noise_corners", "recall_proof_steps",
-           "recall_bound_corners",
-           "privacy_output", "recall_tran2022")
+           "recall_bound_corners", "recall_privacy_models", "recall_proof_steps_yang2022",
+           "recall_notation", "privacy_output", "recall_tran2022")
 
 
 def checks() -> list[Check]:

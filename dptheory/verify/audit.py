@@ -396,6 +396,18 @@ def _pair_text(result: dict[str, Any]) -> str:
                             f", on which the noise used has true eps = {e:.3g}"))
 
 
+def _sees_text(result: dict[str, Any]) -> str:
+    """What the adversary saw (transcript audits say it; the final-iterate audit's
+    ``adversary`` key is in the evidence)."""
+    sees = result.get("sees")
+    if not sees:
+        return ""
+    eps_t = result.get("epsilon_transcript")
+    exact = (f", whose exact eps on this canary is {eps_t[1]:.3g} (Gaussian-DP composition)"
+             if eps_t and eps_t[1] is not None else "")
+    return f"; the adversary saw {sees}{exact}"
+
+
 def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
                 method: str = "bonferroni", twin: dict[str, Any] | None = None) -> CheckResult:
     """Verdict of a pooled audit (see the module docstring).
@@ -424,15 +436,26 @@ def audit_check(result: dict[str, Any], *, confidence: float = 0.95,
               "release", "shift_attained", "sensitivity_bound", "epsilon_pair"):
         if k in result:
             evidence[k] = result[k]
-    interval = _interval_text(result) + _constant_text(result) + _pair_text(result)
+    interval = (_interval_text(result) + _constant_text(result) + _pair_text(result)
+                + _sees_text(result))
     leaks = result.get("data_dependent_params") or []
+    for k in ("sees", "release", "mu_transcript", "epsilon_transcript"):
+        if k in result:
+            evidence[k] = result[k]
     if e > claimed:
         why = (f"; parameters that differ between the neighbouring datasets: {', '.join(leaks)}"
                if leaks else "")
+        # a transcript the algorithm does not output: the proof's claim on it fails, the
+        # output's guarantee is not shown to fail
+        transcript = result.get("release") == "transcript"
         return CheckResult(
             "refuted", f"empirical eps >= {e:.3g} ({confidence:.0%}) exceeds the claimed eps = "
-            f"{claimed:.3g}{interval}{why}", evidence, claim="privacy", severity="privacy",
-            consequence=("The release is not (eps, delta)-DP at the claimed eps: a certified "
+            f"{claimed:.3g}{interval}{why}", evidence, claim="privacy",
+            severity="proof" if transcript else "privacy",
+            consequence=("The transcript the privacy proof composes is not (eps, delta)-DP at "
+                         "the claimed eps: the proof's step fails (the output alone is not "
+                         "shown to leak)." if transcript else
+                         "The release is not (eps, delta)-DP at the claimed eps: a certified "
                          "membership attack beats the guarantee"
                          + (" through data-dependent parameters the accounting ignores."
                             if leaks else ".")),

@@ -254,9 +254,15 @@ def _z_for_eps_str(eps: float, delta: float, T: int, n: int, S: int, Tz: int) ->
 # ---------------------------------------------------------------------------- the loop
 def _trust_region_loop(objective: Any, data: Any, s: dict[str, Any], *, reps: int, seed: int,
                        first_replicate: int, record: Any, T: int, r: float, sigma: float,
-                       sigma_H: float, sizes: tuple[int, int] | None
+                       sigma_H: float, sizes: tuple[int, int] | None,
+                       transcript: list | None = None
                        ) -> tuple[np.ndarray, dict[str, np.ndarray], Recorder]:
-    """Algorithms 1 (sizes None: full data) and 2 (sizes = (|S|, |T|)), all replicates."""
+    """Algorithms 1 (sizes None: full data) and 2 (sizes = (|S|, |T|)), all replicates.
+
+    ``transcript``: when a list, every step appends what it releases to the trust-region
+    solver, the privacy proof's transcript (Theorems 1 and 3 compose these): ``active``
+    (replicates still running), ``w`` (their iterate), ``grad`` and ``hess`` (the noisy
+    gradient and Hessian)."""
     d, n = s["d"], s["n"]
     thr = math.sqrt(s["alpha"] * s["rho"])
     streams = ReplicateStreams(seed, reps, first_replicate)
@@ -283,6 +289,9 @@ def _trust_region_loop(objective: Any, data: Any, s: dict[str, Any], *, reps: in
                           for w, idx in zip(Wa, T_idx[act])])              # eq. (7)
         g_t = g + e[act]
         H_t = H + _hess_noise(hgens, act, d, sigma_H)
+        if transcript is not None:
+            transcript.append({"active": act.copy(), "w": Wa.copy(), "grad": g_t.copy(),
+                               "hess": H_t.copy()})
         h, lam = solve_trs(g_t, H_t, r)             # step 5
         W[act] = Wa + h                             # step 6
         lam_last[act] = lam
@@ -361,7 +370,8 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
              seed: int = 0, calibration: str = "paper", record: int | None = None,
              first_replicate: int = 0, alpha: float = DEFAULT_ALPHA, T: int | None = None,
              r: float | None = None, w0: Any = None, Delta: float | None = None,
-             sigma: float | None = None, sigma_H: float | None = None) -> RunResult:
+             sigma: float | None = None, sigma_H: float | None = None,
+             transcript: list | None = None) -> RunResult:
     """DP-TR (wang2020 Algorithm 1).
 
     Algorithm::
@@ -386,6 +396,8 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
 
     ``metrics`` adds ``stopped`` (1 if the dual test fired), ``iterations`` (k+1 at the stop,
     else T) and ``lambda_dual`` (last lam^k).
+    ``transcript``: a list to which every step appends its noisy gradient and Hessian (the
+    transcript the privacy proof composes, for the transcript audit).
     """
     s = _setup(ALG1, objective, data, eps, delta, reps, calibration, alpha, w0, Delta)
     T_given = T is not None or Delta is not None
@@ -407,7 +419,8 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     with Timer() as timer:
         W, extra, rec = _trust_region_loop(objective, data, s, reps=reps, seed=seed,
                                            first_replicate=first_replicate, record=record,
-                                           T=T, r=r, sigma=sd, sigma_H=sdH, sizes=None)
+                                           T=T, r=r, sigma=sd, sigma_H=sdH, sizes=None,
+                                           transcript=transcript)
     privacy = _privacy_full(s, sd, sdH, T, claimed)
     params = _base_params(s, calibration, T, T_set, r, T_given)
     params.update({"phi": phi, "rho_zcdp_calibrated": rho_cal,
@@ -423,7 +436,8 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
              first_replicate: int = 0, alpha: float = DEFAULT_ALPHA, T: int | None = None,
              r: float | None = None, w0: Any = None, Delta: float | None = None,
              S_size: int | None = None, T_size: int | None = None, zeta: float = DEFAULT_ZETA,
-             sigma: float | None = None, sigma_H: float | None = None) -> RunResult:
+             sigma: float | None = None, sigma_H: float | None = None,
+             transcript: list | None = None) -> RunResult:
     """DP-STR (wang2020 Algorithm 2).
 
     Algorithm::
@@ -445,6 +459,8 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     live in [n]; ``params["S_size_clipped"]`` says when the theorem's size exceeded n).
 
     Reference: Wang & Xu 2020, Algorithm 2 (DP-STR).
+
+    ``transcript``: as for :func:`run_alg1`.
     """
     s = _setup(ALG2, objective, data, eps, delta, reps, calibration, alpha, w0, Delta)
     T_given = T is not None or Delta is not None
@@ -474,7 +490,8 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     with Timer() as timer:
         W, extra, rec = _trust_region_loop(objective, data, s, reps=reps, seed=seed,
                                            first_replicate=first_replicate, record=record,
-                                           T=T, r=r, sigma=sd, sigma_H=sdH, sizes=(S, Tz))
+                                           T=T, r=r, sigma=sd, sigma_H=sdH, sizes=(S, Tz),
+                                           transcript=transcript)
     route = eps_paper_str(sd, sdH, T, n, d, G, M, s["eps"], delta_)
     eps_t = eps_tight_str(sd, sdH, T, n, d, G, M, S, Tz, delta_)
     privacy = {"paper": {"epsilon": s["eps"] if claimed else route, "epsilon_route": route,

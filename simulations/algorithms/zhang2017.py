@@ -499,7 +499,8 @@ def run_bst14(objective: Any, data: Any, *, eps: float, delta: float, reps: int 
               seed: int = 0, calibration: str = "paper", record: int | None = None,
               first_replicate: int = 0, m: int | None = None, T: int | None = None,
               setting: str = "auto", radius: float | None = None, w0: Any = None,
-              noise_scale: float | None = None, fixed_size_check: bool = True) -> RunResult:
+              noise_scale: float | None = None, fixed_size_check: bool = True,
+              transcript: list | None = None) -> RunResult:
     r"""Private SGD of Bassily, Smith, Thakurta 2014 ([1] of zhang2017), minibatch version.
 
     Algorithm
@@ -525,7 +526,9 @@ def run_bst14(objective: Any, data: Any, *, eps: float, delta: float, reps: int 
       T = n^2 it gives about 64 L^2 log(2.5 n/delta) log(2/delta)/eps^2 per sample.
 
     Overrides: ``m`` (default min(50, n)), ``T``, ``setting``, ``radius``, ``w0`` (default
-    0), ``noise_scale``.
+    0), ``noise_scale``. ``transcript``: a list to which every step appends its iterate
+    ``w`` and its noisy gradient ``release`` (before the projection: the transcript the
+    privacy proof composes), for the transcript audit.
 
     Guarantee
     ---------
@@ -588,6 +591,8 @@ def run_bst14(objective: Any, data: Any, *, eps: float, delta: float, reps: int 
                 eta_blk = 1 / (mu * ts) if mu is not None else \
                     diam / np.sqrt(ts * (L ** 2 + d * s ** 2))
             G = objective.batch_grad_mean(W, data, idx_blk[:, k])
+            if transcript is not None:
+                transcript.append({"w": W.copy(), "release": G + z_blk[:, k]})
             W = W - eta_blk[k] * (G + z_blk[:, k])
             nrm = np.sqrt(np.einsum("rd,rd->r", W, W))[:, None]
             W = W * np.minimum(1.0, radius / np.maximum(nrm, 1e-300))   # projection onto C

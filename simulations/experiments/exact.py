@@ -90,3 +90,137 @@ def output_perturbation_excess(eT: np.ndarray, h: float, noise_sq: float) -> flo
     and zero-mean noise z."""
     eT = np.asarray(eT, dtype=float)
     return 0.5 * h * float(eT @ eT) + 0.5 * h * float(noise_sq)
+
+
+# ============================================================================ DPageEM (zhang2021)
+# Heavy ball on a quadratic whose every record has Hessian h I (f(w, x_i) = (h/2)||w||^2 +
+# <x_i, w>), error e = w - w*:
+#     e_t = (1 + rho_t - eta h) e_{t-1} - rho_t e_{t-2} - eta nu_t,
+#     nu_t = zeta_t + pi xi_t,
+# zeta_t the batch mean of x_i - x_bar (B of n without replacement: E zeta = 0, E||zeta||^2 =
+# V/B (n - B)/(n - 1)) and xi_t ~ N(0, I_d); nu_t is independent of the past and of the stage
+# start. Every coefficient is a scalar times I, so the traces X_t = (E||e_t||^2,
+# E<e_t, e_{t-1}>, E||e_{t-1}||^2) follow an exact affine recursion X_t = M X_{t-1} + c,
+# c = (eta^2 q, 0, 0), q = E||nu_t||^2; a stage starts at (S, S, S) (momentum restart:
+# w_{-1} = w_0) and its output w_O, O uniform on 1..T and independent, has E||e_O||^2 =
+# (1/T) sum_t X_t[0]. Segments of constant coefficients (momentum on, then off) are summed
+# by repeated squaring of an augmented matrix: exact at any T in O(log T).
+
+
+def _affine_segment(M: np.ndarray, c: np.ndarray, X0: np.ndarray, m: int
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """(X_m, sum_{t=1}^m X_t) of X_t = M X_{t-1} + c (m >= 0), by squaring the augmented
+    map Y = (X, 1, S) -> (M X + c, 1, S + M X + c)."""
+    k = X0.size
+    A = np.zeros((2 * k + 1, 2 * k + 1))
+    A[:k, :k] = M
+    A[:k, k] = c
+    A[k, k] = 1.0
+    A[k + 1:, :k] = M
+    A[k + 1:, k] = c
+    A[k + 1:, k + 1:] = np.eye(k)
+    P = np.eye(2 * k + 1)
+    m = int(m)
+    while m:
+        if m & 1:
+            P = A @ P
+        A = A @ A
+        m >>= 1
+    Y = P @ np.concatenate([X0, [1.0], np.zeros(k)])
+    return Y[:k], Y[k + 1:]
+
+
+def _hb_matrix(eta: float, h: float, rho: float) -> np.ndarray:
+    a = 1.0 + rho - eta * h
+    return np.array([[a * a, -2 * a * rho, rho * rho], [a, -rho, 0.0], [1.0, 0.0, 0.0]])
+
+
+def dpageem_stage_second_moment(S0: float, *, eta: float, h: float, T: int, t_mon: int,
+                                varrho: float, q: float) -> float:
+    """E||e_O||^2 after one DP-EMSGD stage from a start with E||e_0||^2 = ``S0``: T steps of
+    step ``eta``, momentum ``varrho`` on for steps 1..t_mon, per-step noise E||nu||^2 = q,
+    output O uniform on 1..T (zhang2021, Algorithm 2; see the section comment)."""
+    if not (0 <= int(t_mon) <= int(T)) or int(T) < 1:
+        raise ValueError(f"need 1 <= T and 0 <= t_mon <= T, got T={T}, t_mon={t_mon}")
+    if not (0 <= varrho < 1) or q < 0 or S0 < 0:
+        raise ValueError(f"need 0 <= varrho < 1, q >= 0, S0 >= 0; got {varrho}, {q}, {S0}")
+    _step(eta, h)
+    c = np.array([eta * eta * q, 0.0, 0.0])
+    X = np.full(3, float(S0))
+    X, tot = _affine_segment(_hb_matrix(eta, h, varrho), c, X, int(t_mon))
+    X, tot2 = _affine_segment(_hb_matrix(eta, h, 0.0), c, X, int(T) - int(t_mon))
+    return float((tot[0] + tot2[0]) / int(T))
+
+
+def dpageem_excess(*, e0_sq: float, h: float, eta0: float, T0: int, tMon0: int, K: int,
+                   varrho: float, pi: float, d: int, V: float, n: int, B: int) -> float:
+    """Exact E F(w^K) - F* = (h/2) E||w^K - w*||^2 of DPageEM (zhang2021, Algorithm 1:
+    stage k = 1..K with eta^k = 2^-k eta0, T^k = 2^k T0, t^k_Mon = 2^k t0_Mon, momentum
+    restarted each stage, the stage output the next start) on a quadratic with per-record
+    Hessian h I, from ||w_0 - w*||^2 = ``e0_sq``; N(0, pi^2 I_d) noise on the batch mean of B
+    of n records drawn without replacement, records' spread V = (1/n) sum ||x_i - x_bar||^2."""
+    q = finite_population_variance(V, n, B) + d * pi * pi
+    S = float(e0_sq)
+    for k in range(1, int(K) + 1):
+        S = dpageem_stage_second_moment(S, eta=eta0 * 2.0 ** -k, h=h, T=T0 * 2 ** k,
+                                        t_mon=tMon0 * 2 ** k, varrho=varrho, q=q)
+    return 0.5 * h * S
+
+
+def _hb_noise_sup(eta: float, h: float, varrho: float) -> float:
+    """sup_t sum_s c_{t,s}^2 of one stage's own noise: the stationary second moment of the
+    heavy-ball segment (unit noise, zero start; nondecreasing in t) plus that of the
+    momentum-free tail, which only contracts what the momentum segment left."""
+    M = _hb_matrix(eta, h, varrho)
+    on = np.linalg.solve(np.eye(3) - M, np.array([eta * eta, 0.0, 0.0]))[0]
+    q = 1.0 - eta * h
+    return float(on + eta * eta / (1.0 - q * q))
+
+
+def _hb_start_gain(eta: float, h: float, varrho: float, t_mon: int) -> float:
+    """sup_t |a_t| of one stage, a_t the response to the restart state (1, 1): 1 for real
+    heavy-ball roots (then a_t = lambda2 a_{t-1} + lambda1^t (1 - lambda2) in [0, 1]),
+    else by iterating the t_mon momentum steps (the momentum-free tail multiplies by
+    |1 - eta h| <= 1)."""
+    a = 1.0 + varrho - eta * h
+    if a * a >= 4.0 * varrho and a > 0:
+        return 1.0
+    if int(t_mon) > 2_000_000:
+        raise ValueError(f"complex heavy-ball roots over t_mon={t_mon} steps: too long to "
+                         "bound the start gain by iteration")
+    z, zp, top = 1.0, 1.0, 1.0
+    for _ in range(int(t_mon)):
+        z, zp = a * z - varrho * zp, z
+        top = max(top, abs(z))
+    return top
+
+
+def dpageem_leave_probability(*, radius: float, w_star_norm: float, h: float, eta0: float,
+                              T0: int, tMon0: int, K: int, varrho: float, pi: float, d: int,
+                              zeta_max: float) -> float:
+    """Certified upper bound on P(some iterate of DPageEM leaves ||w|| <= ``radius``) on the
+    quadratic of :func:`dpageem_excess`, from w_0 = 0 (so ||e_0|| = ||w*||).
+
+    Conditional on the output indices O, e_t = a_t e_start + sum_s C_{t,s} (zeta_s + pi xi_s)
+    in each stage, with scalar coefficients, |a_t| <= A_k (:func:`_hb_start_gain`) and
+    sum_s C_{t,s}^2 <= Vbar_k over all earlier steps (Vbar_k = A_k^2 Vbar_{k-1} + the
+    stage's own :func:`_hb_noise_sup`). So ||w_t|| <= ||w*|| + (prod A) ||e_0|| + ||G|| + ||Z||
+    with G ~ N(0, pi^2 v I_d), v <= Vbar_k (chi-square tail), and Z a sum of independent
+    zero-mean increments of norm <= |C_{t,s}| zeta_max (Pinelis 1994: P(||Z|| >= r) <=
+    2 exp(-r^2/(2 zeta_max^2 Vbar_k))). The slack is split evenly between G and Z; a union
+    bound over the 2^k T0 steps of each stage k.
+    """
+    from scipy.stats import chi2  # noqa: PLC0415
+    total, vbar, gain = 0.0, 0.0, 1.0
+    for k in range(1, int(K) + 1):
+        eta = eta0 * 2.0 ** -k
+        A = _hb_start_gain(eta, h, varrho, tMon0 * 2 ** k)
+        gain *= A
+        vbar = A * A * vbar + _hb_noise_sup(eta, h, varrho)
+        r = radius - w_star_norm - gain * w_star_norm
+        if r <= 0:
+            return 1.0
+        p_g = chi2.sf((r / 2) ** 2 / (pi * pi * vbar), d) if pi > 0 else 0.0
+        p_z = 2.0 * math.exp(-(r / 2) ** 2 / (2.0 * zeta_max ** 2 * vbar)) if zeta_max > 0 else 0.0
+        total += T0 * 2 ** k * (p_g + p_z)
+    return float(min(1.0, total))

@@ -262,8 +262,12 @@ def per_step_sensitivity(cell: dict[str, Any]) -> dict[str, Any]:
 _COSH = ("cosh-generalized-smooth", {"d": 3})
 #: algorithm -> audit setup (see :func:`.audits.audit_recipes`)
 AUDITS: dict[str, dict[str, Any]] = {
-    "yang2022.alg1": dict(obj=_COSH, n=32, quick={"T": 3, "B": 32, "eta": 0.1},
-                          full={"T": 1, "B": 32, "eta": 0.1}, noise="sigma"),
+    # DP-NSGD outputs every iterate: audited on that transcript (:mod:`.transcripts`), full
+    # batches, r = 1 given (the default r = 2 tau0 depends on the data), canaries with
+    # features +-10^3 e_j whose normalised gradients are +-e_j to 10^-3 (sensitivity -> 2)
+    "yang2022.alg1": dict(obj=_COSH, n=32, quick={"T": 3, "B": 32, "eta": 0.1, "r": 1.0},
+                          full={"T": 1, "B": 32, "eta": 0.1, "r": 1.0}, noise="sigma",
+                          transcript=True),
     "yang2022.dpsgd": dict(obj=_COSH, n=32, quick={"T": 3, "B": 32, "eta": 0.1, "C": 1.0},
                            full={"T": 1, "B": 32, "eta": 0.1, "C": 1.0}, noise="sigma"),
 }

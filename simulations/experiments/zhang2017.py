@@ -503,8 +503,9 @@ AUDITS: dict[str, dict[str, Any]] = {
                            noise="noise_scale", release=GAUSSIAN_OUTPUT),
     # K = n^2 rounds as printed (the output round is uniform on 1..K)
     "zhang2017.alg2": dict(obj=_HUBER, n=16, quick={}, full={}, noise="noise_scale"),
-    "zhang2017.bst14": dict(obj=_HUBER, n=32, quick={"T": 3, "m": 8}, full={"T": 1, "m": 8},
-                            noise="noise_scale"),
+    # audited on its noisy gradients before projection (:mod:`.transcripts`), full batches
+    "zhang2017.bst14": dict(obj=_HUBER, n=32, quick={"T": 3, "m": 32},
+                            full={"T": 1, "m": 32}, noise="noise_scale", transcript=True),
 }
 AUDIT_CLAIMS: dict[str, tuple[float, float]] = {}
 RECIPES += audit_recipes(AUDITS, AUDIT_CLAIMS)

@@ -233,19 +233,25 @@ class RobustRegression(LinearModelObjective):
     * Smooth (everywhere): X^2 (tran2022's L).   Hessian-Lipschitz: X^3 sup|phi'''|.
     * Bounded loss on ||w|| <= R: log(1 + U^2/2), U = X R + max|b|.
     With ``noise = 0`` the data are realizable and min F = 0 exactly.
+
+    ``x_radius`` (default 1) bounds the features, ||a_i|| <= x_radius: since G = X/sqrt 2
+    and L = X^2, it sets the ratio L/G = sqrt 2 X (tran2022's bounds carry L/G and R/G,
+    which a loss scale leaves unchanged but a feature scale does not).
     """
 
     name = "robust-regression"
 
-    def __init__(self, d: int = 5, R: float = 3.0, noise: float = 0.0) -> None:
+    def __init__(self, d: int = 5, R: float = 3.0, noise: float = 0.0,
+                 x_radius: float = 1.0) -> None:
         super().__init__(d)
         self.R = check_positive("R", R)
         self.noise = check_positive("noise", noise, allow_zero=True)
+        self.x_radius = check_positive("x_radius", x_radius)
         self.domain_radius = self.R
 
     def params(self) -> dict[str, Any]:
-        """The family's parameters: d, R and noise."""
-        return {"d": self.d, "R": self.R, "noise": self.noise}
+        """The family's parameters: d, R, noise and x_radius."""
+        return {"d": self.d, "R": self.R, "noise": self.noise, "x_radius": self.x_radius}
 
     def _phi(self, z: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         u = z - y
@@ -257,10 +263,11 @@ class RobustRegression(LinearModelObjective):
         return 2.0 * u / (2.0 + u * u)
 
     def make_data(self, n: int, rng: Any = None) -> Dataset:
-        """n samples of a planted linear model (:func:`planted_linear`): ||a_i|| <= 1,
-        b = <a, w_p> + ``noise`` times a clipped standard normal, ||w_p|| = 1; realizable when
-        ``noise`` = 0."""
-        return planted_linear(check_n(n), self.d, as_rng(rng), w_norm=1.0, noise=self.noise)[0]
+        """n samples of a planted linear model (:func:`planted_linear`): ||a_i|| <=
+        ``x_radius``, b = <a, w_p> + ``noise`` times a clipped standard normal, ||w_p|| = 1;
+        realizable when ``noise`` = 0."""
+        return planted_linear(check_n(n), self.d, as_rng(rng), w_norm=1.0, noise=self.noise,
+                              radius=self.x_radius)[0]
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
         """The certified constants on ``data`` (X = max_i ||a_i||), proved in the class

@@ -15,7 +15,7 @@ import numpy as np
 from dptheory.symbolic.assumptions import (PL, AffineDeviation, Assumption, BoundedLoss,
                                            BoundedMinimizer, BoundedVariance, GeneralizedSmooth,
                                            HessianLipschitz, Lipschitz, Smooth, StronglyConvex,
-                                           TwiceDifferentiable)
+                                           TwiceDifferentiable, WeaklyQuasiConvex)
 
 from .base import (Dataset, Minimum, Objective, as_rng, ball_note, check_n, check_positive,
                    round_up, rowwise_matmul)
@@ -256,6 +256,9 @@ class TiltedQuadratic(_TiltedSeparable):
     bounds (beta/2) E||z||^2 tight: the instance on which zhang2017's explicit bounds bind.
 
     * **Strongly convex and smooth**: hess f = I, so mu = beta = 1 (per sample, everywhere).
+    * **PL and one-point weakly quasi-convex** (zhang2021's Assumptions 2.4-2.5, everywhere):
+      F(w) - F* = ||w - w_hat||^2/2 and grad F(w) = w - w_hat, so ||grad F||^2 = 2 (F - F*)
+      (PL, mu = 1) and <grad F(w), w - w_hat> = 2 (F - F*) (theta = 2; any theta <= 2 holds).
     * **Minimum** (exact): w_hat = -x_bar, F* = -||x_bar||^2/2; BoundedMinimizer D = ||x_bar||.
     * **Lipschitz** on the ball ||w|| <= R: ||grad f|| = ||w + x|| <= R + max_i ||x_i||.
     * **Bounded loss** on the ball: |f| <= R^2/2 + R max_i ||x_i||.
@@ -299,6 +302,8 @@ class TiltedQuadratic(_TiltedSeparable):
         return (
             StronglyConvex(1),
             Smooth(1),
+            PL(1),
+            WeaklyQuasiConvex(2),
             HessianLipschitz(1e-12),
             Lipschitz(round_up(self.R + X, 6), note=note),
             BoundedLoss(round_up(self.R ** 2 / 2 + self.R * X, 6), note=note),

@@ -62,3 +62,32 @@ def test_tran2022_thm6_binding_point_is_where_the_bound_meets_G():
     def bound(N):
         return catalog_bound("tran2022.thm6", {**vals, "n": N, "T": t._steps("tran2022.thm6", N, vals)})
     assert bound(at) < c["G_grad"] <= bound(at - 1)
+
+
+def _thm6_by_hand(N, d, eps, delta, G, L, R):
+    """Theorem 6's printed bound (tran2022) typed from the paper, at T solving its implicit
+    setting T = eps N^2/(log2 T sqrt(d log(1/delta))) (floored), by fixed-point iteration."""
+    lg = math.log(1 / delta)
+    T = eps * N * N
+    for _ in range(200):
+        T = eps * N * N / (math.log2(T) * math.sqrt(d * lg))
+    ell = math.log2(math.floor(T))
+    return ((1.5 * R + 6 * L * math.sqrt(ell * lg) + 12 * G * math.sqrt(ell * lg) ** 0.25)
+            * d ** 0.25 / math.sqrt(eps * N)
+            + 3 * L * (d * lg) ** 0.25 * math.sqrt(ell) / (4 * math.sqrt(eps * N ** 1.5))
+            + 6 * G / math.sqrt(N) + 6 * G * ell * math.sqrt(d * lg) / (eps * N))
+
+
+def test_thm6_binds_at_the_recipe_instance():
+    # tran2022.thm6:bound-n runs robust regression d = 5, ||a|| <= 0.1, eps = 100: there the
+    # printed bound (typed by hand above, at the certified G = X/sqrt 2, L = X^2 and R = F(0),
+    # min F = 0 on realizable data) is below the trivial G at N = 181 and above it at N = 128
+    from simulations.objectives import get as get_objective
+    obj = get_objective("robust-regression", d=5, x_radius=0.1)
+    for N, binds in ((128, False), (181, True)):
+        data = obj.make_data(N, 0)
+        X = data.max_norm
+        assert X <= 0.1 * (1 + 1e-12)
+        G, L, R = X / math.sqrt(2), X * X, float(obj.F(__import__("numpy").zeros(5), data))
+        b = _thm6_by_hand(N, 5, 100.0, 1e-5, G, L, R)
+        assert (b < G) is binds, (N, b, G)

@@ -134,3 +134,50 @@ def test_exact_check_logic():
     assert exact_check(2.0 * (1 + 1e-12), 2.0).verdict == "supported"      # float rounding
     assert exact_check(1.0, 5.0, trivial=4.0).verdict == "vacuous"
     assert exact_check(1.0, 2.0).power["selftest"]["caught"]
+
+
+# ---------------------------------------------------------------- DPageEM (zhang2021)
+from dptheory_simulations.experiments.exact import (  # noqa: E402
+    dpageem_excess, dpageem_leave_probability, dpageem_stage_second_moment)
+
+
+def test_dpageem_stage_matches_hand_closed_form_without_momentum():
+    # varrho = 0 (t_mon irrelevant): e_t = q e_{t-1} - eta nu_t, q = 1 - eta h, so
+    # E||e_t||^2 = q^{2t} S0 + eta^2 Q (1 - q^{2t})/(1 - q^2); the output's second moment is
+    # the average over t = 1..T. At eta = 0.5, h = 1 (q = 1/2), T = 2, S0 = 4, Q = 1:
+    # t = 1: 4/4 + 0.25 = 1.25; t = 2: 4/16 + 0.25 (1 + 1/4) = 0.5625; mean 0.90625.
+    got = dpageem_stage_second_moment(4.0, eta=0.5, h=1.0, T=2, t_mon=0, varrho=0.0, q=1.0)
+    assert got == pytest.approx(0.90625, rel=1e-12)
+
+
+def test_dpageem_stage_matches_hand_recursion_with_momentum():
+    # one momentum step from the restart state (e_0 = e_{-1}): e_1 = (1 - eta h) e_0 - eta nu_1
+    # (the momentum term vanishes), then e_2 = (1 + rho - eta h) e_1 - rho e_0 - eta nu_2.
+    # eta = 0.5, h = 1, rho = 0.5, S0 = 1, Q = 0: e_1 = 0.5 e_0, e_2 = 0.5 e_0 - 0.5 e_0 = 0,
+    # so E||e_1||^2 = 0.25, E||e_2||^2 = 0, mean over T = 2: 0.125.
+    got = dpageem_stage_second_moment(1.0, eta=0.5, h=1.0, T=2, t_mon=2, varrho=0.5, q=0.0)
+    assert got == pytest.approx(0.125, abs=1e-15)
+
+
+def test_dpageem_excess_matches_monte_carlo():
+    from dptheory_simulations.algorithms import get as get_algorithm
+    from dptheory_simulations.objectives import get as get_objective
+    obj = get_objective("tilted-quadratic", d=2, R=50.0, x_radius=1.0)
+    data = obj.make_data(12, 3)
+    xb = data.X.mean(axis=0)
+    V = float(np.mean(np.sum((data.X - xb) ** 2, axis=1)))
+    kw = dict(eta0=0.3, T0=6, tMon0=3, K=3, B=4, varrho=0.5, pi=0.7)
+    res = get_algorithm("zhang2021.alg1")(obj, data, eps=1.0, delta=1e-5, reps=20000, seed=5, **kw)
+    ex = 0.5 * np.sum((res.w + xb) ** 2, axis=1)      # F - F* = ||w - w*||^2/2, w* = -x_bar
+    exact = dpageem_excess(e0_sq=float(xb @ xb), h=1.0, d=2, V=V, n=12, **kw)
+    se = ex.std(ddof=1) / np.sqrt(ex.size)
+    assert abs(ex.mean() - exact) <= 4 * se
+
+
+def test_dpageem_leave_probability_is_monotone_and_bounded():
+    kw = dict(w_star_norm=0.1, h=1.0, eta0=0.26, T0=1, tMon0=0, K=10, varrho=0.5, pi=10.0,
+              d=2, zeta_max=2.0)
+    small = dpageem_leave_probability(radius=150.0, **kw)
+    big = dpageem_leave_probability(radius=30.0, **kw)
+    assert 0 <= small < 1e-10 < big <= 1
+    assert dpageem_leave_probability(radius=0.1, **kw) == 1.0
