@@ -602,12 +602,12 @@ def _zhang2017_lemma_grad(item: str) -> CheckResult:
 # and the sums over R's range are geometric (mpmath, 50 digits). P(k) is uniform (constant
 # step); both readings of R's range are judged.
 
+@mp.workdps(50)      # local precision: a global setting leaks into other checks
 def lemma12_convex_gap(k: Any, beta: Any, T: int, w0: Any = 1, sigma: Any = 1,
                        eta: Any = None) -> dict[str, Any]:
     """E F(w_R) - F(w_hat) (R uniform on {0..T-1} and on {1..T}) against Lemma 12's convex
     bound beta ||w0 - w_hat||^2/T + 2 ||w0 - w_hat|| sigma/sqrt(T) on the instance above;
     ``eta`` overrides the prescribed step (planted variants)."""
-    mp.mp.dps = 50
     k, beta, w0, sigma = mp.mpf(k), mp.mpf(beta), mp.mpf(w0), mp.mpf(sigma)
     Df = mp.sqrt(2 * (k / 2 * w0 ** 2) / beta)
     if eta is None:
@@ -668,9 +668,9 @@ def _zhang2017_lemma12_convex(planted_step: bool = False) -> CheckResult:
 # E F(w_priv) - F(w_hat) = c E h(z) whatever a is, while the printed rate is C [sqrt(beta) L
 # d |a|^2/(n eps)]^(2/3) (eps-DP) or C [L sqrt(beta d log(1/delta)) |a|^2/(n eps)]^(2/3).
 
+@mp.workdps(30)      # local precision: a global setting leaks into other checks
 def _huber_expectation(kind: str, scale: Any) -> Any:
     """E h(z) for z ~ Laplace(scale) (d = 1 l2-Laplace) or N(0, scale^2) (mpmath quad)."""
-    mp.mp.dps = 30
     if kind == "laplace":
         dens = lambda r: mp.exp(-r / scale) / scale               # density of |z|
     else:

@@ -222,12 +222,12 @@ def _wang2020_thm4() -> CheckResult:
 # wang2020.sec5.noise: 4L^2T/(n^2 phi) ~ 16 (not 64) L^2 T log(1/delta)/(n^2 eps^2)
 # ---------------------------------------------------------------------------------------
 
+@mp.workdps(40)      # local precision: a global setting leaks into other checks
 def _wang2020_sec5_noise() -> CheckResult:
     e, l = sp.symbols("e l", positive=True)
     phi = (sp.sqrt(e + l) - sp.sqrt(l)) ** 2           # Algorithm 1, line 1
     ratio = (4 / phi) / (64 * l / e ** 2)              # exact / printed approximation
     lim = sp.limit(ratio, e, 0, "+")                   # eps << log(1/delta)
-    mp.mp.dps = 40
     rows = []
     for delta in (1e-3, 1e-5, 1e-8):
         for eps in (0.01, 0.1, 1.0):

@@ -21,11 +21,11 @@ from dptheory import registry
 from dptheory.verify import Check, CheckResult
 
 
+@mp.workdps(50)      # local precision: a global setting leaks into other checks
 def _tran2022_thm9_lemma7() -> CheckResult:
     item = registry.get("tran2022.thm9")
     f = sp.lambdify(sorted(item.bound.free_symbols, key=str), item.bound, "mpmath")
     names = [str(s) for s in sorted(item.bound.free_symbols, key=str)]
-    mp.mp.dps = 50
     rows, hits = [], []
     # eps N = k^(3/4) sqrt(d) makes T = k N an integer, gamma = k^(-1/2), alpha = 1/N exactly
     for k in (1, 2, 3):

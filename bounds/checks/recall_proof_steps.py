@@ -128,6 +128,7 @@ def zhang2017_thm1_w0(w0: Fraction = Fraction(10 ** 5)) -> CheckResult:
 # zhang2017 A.4: the per-step privacy-loss claim and the composition step of Theorem 4
 # ---------------------------------------------------------------------------------------
 
+@mp.workdps(50)      # local precision: a global setting leaks into other checks
 def rrpsgd_step_tail(n: int, delta: float, eps: float, L: float = 1.0,
                      sensitivity_over_L: float = 2.0, noise_scale: float = 1.0) -> dict[str, Any]:
     """One step of Algorithm 2: the exact law of its privacy loss and its tail.
@@ -139,7 +140,6 @@ def rrpsgd_step_tail(n: int, delta: float, eps: float, L: float = 1.0,
     m = sensitivity/s, so with C_t = |loss| (A.4's definition)
     P(C_t > c) = Phibar((c - m^2/2)/m) + Phi((-c - m^2/2)/m).
     """
-    mp.mp.dps = 50
     ll = mp.log(3 * mp.mpf(n) / delta) * mp.log(2 / mp.mpf(delta))
     s = noise_scale * 2 * L * mp.sqrt(ll) / eps
     m = sensitivity_over_L * L / s
@@ -185,6 +185,7 @@ def zhang2017_thm4_step(noise_scale: float = 1.0) -> CheckResult:
         "and whether Theorem 4's conclusion holds is left undecided here")
 
 
+@mp.workdps(50)      # local precision: a global setting leaks into other checks
 def zhang2017_thm4_composition(split: bool = False) -> CheckResult:
     """A.4's last step: Lemma 10 (Dwork-Rothblum-Vadhan form) at T = n^2, delta' = delta/2
     and per-step eps c = eps/(n sqrt(2 log(2/delta))) gives eps' <= eps.
@@ -196,7 +197,6 @@ def zhang2017_thm4_composition(split: bool = False) -> CheckResult:
     first = sp.sqrt(2 * n ** 2 * sp.log(2 / dl)) * c
     second = n ** 2 * c * (sp.exp(c) - 1)
     first_is_eps = sp.simplify(first - e) == 0
-    mp.mp.dps = 50
     rows = []
     for (nv, dv, ev_) in ((100, mp.mpf("1e-5"), 1), (10, mp.mpf("0.5"), 1), (2, mp.mpf("0.9"), 1),
                           (1000, mp.mpf("1e-6"), mp.mpf("0.1"))):
@@ -281,6 +281,7 @@ def zhang2017_thm5_variance(d_values: tuple[int, ...] = (1, 2, 3, 10)) -> CheckR
 # then E_{t-1}[exp(Y_t^2/sigma_t^2)] <= exp(1)"
 # ---------------------------------------------------------------------------------------
 
+@mp.workdps(50)      # local precision: a global setting leaks into other checks
 def zhang2017_thm6_subgaussian(squared: bool = False) -> CheckResult:
     """A.6's sub-Gaussian condition for Y_1 = v^T z_1 at the first step.
 
@@ -291,7 +292,6 @@ def zhang2017_thm6_subgaussian(squared: bool = False) -> CheckResult:
     so E exp(Y_1^2/s^2) = (1 - 2 v^2 alpha^2/s^2)^(-1/2), +inf when 2 v^2 alpha^2 >= s^2.
     ``squared=True`` uses the squared sigma_t^2 = 2a(eta L + beta L eta^2)^2 alpha^2.
     """
-    mp.mp.dps = 50
     d, n, eps, delta, c, w0 = 1, 10, mp.mpf(1), mp.mpf("0.1"), mp.mpf(100), mp.mpf(10 ** 4)
     a = 1 / (1 - mp.exp(mp.mpf(-2) / d))
     ll = mp.log(3 * n / delta) * mp.log(2 / delta)

@@ -20,7 +20,6 @@ with any tau0 > 0, tau1 = 0).
 
 from __future__ import annotations
 
-from typing import Any
 
 import mpmath as mp
 import numpy as np

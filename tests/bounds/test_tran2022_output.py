@@ -15,16 +15,16 @@ from dptheory_bounds.checks.privacy_tree import THM4_ALPHA_ROOT
 def _tail_mpmath(k: float, shift: float, d: int) -> float:
     """P(Z_1 > k ||Z_{2..d}||) by mpmath quadrature of Phi(shift - k sqrt(q)) against the
     chi^2_{d-1} density (independent of the bracket's grid and of scipy)."""
-    mpmath.mp.dps = 30
-    n = mpmath.mpf(d - 1)
+    with mpmath.workdps(30):   # local: a global setting leaks into other tests
+        n = mpmath.mpf(d - 1)
 
-    def pdf(q):
-        return mpmath.exp((n / 2 - 1) * mpmath.log(q) - q / 2 - (n / 2) * mpmath.log(2) - mpmath.loggamma(n / 2))
+        def pdf(q):
+            return mpmath.exp((n / 2 - 1) * mpmath.log(q) - q / 2 - (n / 2) * mpmath.log(2) - mpmath.loggamma(n / 2))
 
-    def f(q):
-        return mpmath.ncdf(shift - k * mpmath.sqrt(q)) * pdf(q)
-    pts = [0, n / 2, n - 6 * mpmath.sqrt(2 * n), n, n + 6 * mpmath.sqrt(2 * n), 3 * n, mpmath.inf]
-    return float(mpmath.quad(f, pts))
+        def f(q):
+            return mpmath.ncdf(shift - k * mpmath.sqrt(q)) * pdf(q)
+        pts = [0, n / 2, n - 6 * mpmath.sqrt(2 * n), n, n + 6 * mpmath.sqrt(2 * n), 3 * n, mpmath.inf]
+        return float(mpmath.quad(f, pts))
 
 
 @pytest.mark.parametrize("k, shift", [(0.02, 2.19), (-0.05, 0.5), (0.1, -1.0), (0.0, 0.2)])

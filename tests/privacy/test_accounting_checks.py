@@ -278,15 +278,15 @@ def test_zhang2017_thm1_gaussian_branch_fails_at_large_eps_on_a_certified_instan
     from dptheory_bounds.checks.privacy_accounting import zhang2017_thm1_gaussian
     res = zhang2017_thm1_gaussian()
     assert res.verdict == "refuted" and res.root == "zhang2017:classic-gaussian-calibration"
-    mp.mp.dps = 60
-    for r in res.evidence["rows"]:
-        # independent: Balle-Wang curve in mpmath, m = sensitivity/sd
-        e, dl = mp.mpf(r["eps"]), mp.mpf(r["delta"])
-        m = mp.mpf(0.2) * (1 - mp.mpf(2) ** -20) / (mp.sqrt(2 * mp.log(2 / dl)) * 3 / e)
-        exact = mp.ncdf(-e / m + m / 2) - mp.exp(e) * mp.ncdf(-e / m - m / 2)
-        assert exact > dl and mp.almosteq(exact, r["exact_delta_at_eps"], rel_eps=1e-4)
-        e1 = e - 2                                      # just below the threshold it holds
-        m1 = m * e1 / e
-        assert mp.ncdf(-e1 / m1 + m1 / 2) - mp.exp(e1) * mp.ncdf(-e1 / m1 - m1 / 2) <= dl
-    # planted: 10x the noise sd pushes every threshold beyond the grid's 1e5
-    assert zhang2017_thm1_gaussian(scale=10.0).verdict == "supported"
+    with mp.workdps(60):   # local: a global setting leaks into other tests
+        for r in res.evidence["rows"]:
+            # independent: Balle-Wang curve in mpmath, m = sensitivity/sd
+            e, dl = mp.mpf(r["eps"]), mp.mpf(r["delta"])
+            m = mp.mpf(0.2) * (1 - mp.mpf(2) ** -20) / (mp.sqrt(2 * mp.log(2 / dl)) * 3 / e)
+            exact = mp.ncdf(-e / m + m / 2) - mp.exp(e) * mp.ncdf(-e / m - m / 2)
+            assert exact > dl and mp.almosteq(exact, r["exact_delta_at_eps"], rel_eps=1e-4)
+            e1 = e - 2                                      # just below the threshold it holds
+            m1 = m * e1 / e
+            assert mp.ncdf(-e1 / m1 + m1 / 2) - mp.exp(e1) * mp.ncdf(-e1 / m1 - m1 / 2) <= dl
+        # planted: 10x the noise sd pushes every threshold beyond the grid's 1e5
+        assert zhang2017_thm1_gaussian(scale=10.0).verdict == "supported"

@@ -20,9 +20,9 @@ def numeric_slope(expr, dval=7.0):
     """Log-log slope in n between n = 1e40 and 1e80 (independent of the rate algebra)."""
     f = sp.lambdify(n, expr.subs(d, dval), "mpmath")
     import mpmath
-    mpmath.mp.dps = 60
-    a, b = mpmath.mpf(10)**40, mpmath.mpf(10)**80
-    return float((mpmath.log(f(b)) - mpmath.log(f(a))) / (mpmath.log(b) - mpmath.log(a)))
+    with mpmath.workdps(60):   # local: a global setting leaks into other tests
+        a, b = mpmath.mpf(10)**40, mpmath.mpf(10)**80
+        return float((mpmath.log(f(b)) - mpmath.log(f(a))) / (mpmath.log(b) - mpmath.log(a)))
 
 
 @SETTINGS
