@@ -41,10 +41,12 @@ ITEMS: dict[str, dict[str, Any]] = {
                     "(momentum always off, the special case of Remark 4 and the DPageS of "
                     "Sec. 4): t^K_Mon = 2^K t0_Mon = 0",
         "root": "zhang2021.thm3.3:momentum-off-corner",
+        # t_Mon is an integer: the limit towards 0 is recorded, not stated as a reading
+        "integer": True,
         "consequence": "Theorem 3.3 (and Theorem 3.4, which uses it) says nothing for "
                        "momentum always off: its first term has log(1 + 1/(varrho t^K_Mon)), "
-                       "undefined at t^K_Mon = 0 and -> -infinity towards it (and +infinity "
-                       "as varrho -> 0 at t^K_Mon >= 1); it needs t0_Mon >= 1 and varrho > 0, "
+                       "undefined at t^K_Mon = 0 (and +infinity as varrho -> 0 at "
+                       "t^K_Mon >= 1); it needs t0_Mon >= 1 and varrho > 0, "
                        "or a separate momentum-off formula",
     },
 }
@@ -123,9 +125,11 @@ def bound_at_corner(theorem_id: str, spec: dict[str, Any] | None = None) -> Chec
     return CheckResult(
         "refuted", f"{theorem_id}: the bound is undefined "
         f"({'a division by zero' if value.has(sp.zoo) else sp.sstr(value)}) at {cname} = "
-        f"{cval}, a point it admits ({spec['admitted']}); its limit towards the corner is "
-        f"{sp.sstr(lim)}{' < ' + str(spec['floor']) + ' (false in that reading)' if below else ''}"
-        f" (witness {ev['witness']})", ev, claim="hypotheses", severity="hypothesis",
+        f"{cval}, a point it admits ({spec['admitted']})"
+        + ("" if spec.get("integer") else
+           f"; its limit towards the corner is {sp.sstr(lim)}"
+           f"{' < ' + str(spec['floor']) + ' (false in that reading)' if below else ''}")
+        + f" (witness {ev['witness']})", ev, claim="hypotheses", severity="hypothesis",
         root=spec.get("root", f"{theorem_id}:corner"),
         consequence=spec.get("consequence", "a condition excluding the corner is missing"))
 

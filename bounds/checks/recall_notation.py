@@ -3,7 +3,7 @@ paper makes the printed formula dimensionally wrong, while the intended letter m
 right (recall, "errors hidden by constants equal to 1").
 
 wang2020 (Wang, Xu 2020) prints L — the empirical loss L(w, D) of Definition 1, a loss
-value [F] — where Assumption 1's Lipschitz constant G ([F]/[w]) is meant:
+value [F] — where Assumption 2's Lipschitz constant G ([F]/[w]) is meant:
 
 * Theorem 4: |S| >= Omega(L^2 ln(p/zeta)/alpha^2), a sample count, with alpha a gradient
   accuracy ([F]/[w]);
@@ -44,7 +44,7 @@ def wang2020_L_for_G(letter: str = "L") -> CheckResult:
     bad = [r for r in rows if not r["consistent"]]
     ev = {"letter": letter, "rows": rows,
           "L": "Definition 1: L(w, D) = (1/n) sum l(w, x_i), a loss value [F]",
-          "G": "Assumption 1: G-Lipschitz, [F]/[w]"}
+          "G": "Assumption 2: G-Lipschitz, [F]/[w]"}
     if not bad:
         return CheckResult("supported", f"with {letter} every formula has its required "
                            "dimension", ev, claim="identity",
@@ -55,7 +55,7 @@ def wang2020_L_for_G(letter: str = "L") -> CheckResult:
         f"{bad[0]['dimension']}, not {bad[0]['required']} ({len(bad)}/{len(rows)} formulas; "
         "with G all are consistent)", ev, claim="identity", severity="notation",
         root="wang2020:L-printed-for-G",
-        consequence="a misprint: read with G (Assumption 1), as the catalog encodes Theorem 4 "
+        consequence="a misprint: read with G (Assumption 2), as the catalog encodes Theorem 4 "
                     "and Sec. 5.2, the formulas are dimensionally consistent and unchanged")
 
 
