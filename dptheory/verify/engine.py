@@ -400,6 +400,12 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
                               f"({r.lower_estimate}), so a slope within the claim cannot "
                               "support it (only a shallower one refutes)", res.evidence,
                               claim="rate")
+        if r.upper_estimate and res.verdict == "refuted":
+            res = CheckResult("inconclusive", f"{res.summary}; not refuted: the measured "
+                              f"quantity is an upper estimate of the claimed one "
+                              f"({r.upper_estimate}), so a shallower slope cannot refute it "
+                              "(only a slope within the claim supports)", res.evidence,
+                              claim="rate")
         if r.undecided and res.verdict in ("inconclusive", "vacuous"):
             res = res.replace(summary=f"{res.summary}. Where it would decide: {r.undecided}")
         ev = dict(res.evidence)

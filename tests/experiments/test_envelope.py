@@ -114,6 +114,22 @@ def test_lower_estimate_cannot_support():
     assert evaluate(_recipe(lower_estimate="E min <= min E"), shallow).verdict == "refuted"
 
 
+def test_upper_estimate_cannot_refute():
+    xs = [100.0, 400.0, 1600.0, 6400.0, 25600.0]
+    shallow = _pooled(xs, [x ** -0.1 for x in xs])
+    assert evaluate(_recipe(), shallow).verdict == "refuted"
+    res = evaluate(_recipe(upper_estimate="min E <= E at T"), shallow)
+    assert res.verdict == "inconclusive" and "upper estimate" in res.summary
+    # a stable slope at the claimed exponent still supports (the claimed quantity is smaller),
+    # and a planted exponent 0.25 shallower (the same data times x^0.35) is not supported
+    p = _pooled(xs, [x ** -0.5 for x in xs])
+    assert evaluate(_recipe(upper_estimate="min E <= E at T"), p).verdict == "supported"
+    planted = _pooled(xs, [x ** -0.15 for x in xs])
+    assert evaluate(_recipe(upper_estimate="min E <= E at T"), planted).verdict != "supported"
+    with pytest.raises(ValueError, match="not both"):
+        _recipe(upper_estimate="a", lower_estimate="b")
+
+
 def test_undecided_reason_is_appended_to_an_undecided_verdict():
     xs = [100.0, 400.0, 1600.0, 6400.0, 25600.0]
     p = _pooled(xs, [x ** -0.5 for x in xs], rel=3.0)          # far too noisy to decide
