@@ -155,10 +155,13 @@ _R1_UNDECIDED = (
     "(16 replicates each, spread <= 20%), local slopes -2.2 .. +1.5, least-squares slope over "
     "2.6e8 .. 4.3e12 -0.47. The ratio stays within [0.01, 0.24] over five decades (no sign of "
     "a shallower rate, nothing to refute), but no two successive ranges of the sweep agree "
-    "within 0.1, so no n decides at a fixed start. A start distribution would average the "
-    "phase (16 random starts w0 = (0, u), u ~ U[1, 1.9]: mean alpha_hat n^(4/7) = 23, 38, 32 at "
-    "n = 1.0e9, 4.2e9, 1.7e10, standard error ~20%): stable 4x-range slopes would need about "
-    "700 runs per point. The mean is also not Remark 1's quantity (a high-probability "
+    "within 0.1, so no n decides at a fixed start. A start distribution averages the phase "
+    "(16 random starts w0 = (0, u), u ~ U[1, 1.9], one run each: mean alpha_hat n^(4/7) "
+    "between 18 and 40 at all 11 sizes n = 1.0e9, 4.2e9, .., 1.1e15, no trend, standard "
+    "errors 15-60%), but alpha_hat is heavy-tailed (two seeds of 32 starts u ~ U[1.3, 1.9] "
+    "at n = 1.0e9: 33 and 65, standard errors 13% and 22%): stable slopes would need about "
+    "1000 runs per point at 1-5 s each on this machine, hours per check. The mean is also not "
+    "Remark 1's quantity (a high-probability "
     "accuracy): wang2020.thm2:success-n checks that, at the same settings, with the explicit "
     "constants of the derivation")
 
