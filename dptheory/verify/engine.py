@@ -394,12 +394,16 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
             res = _with_envelope(res, pooled, float(r.expected_slope), r.tolerance, polylog, q)
         if r.expected_slope is not None and all(pooled[x].get("start_envelope") for x in xs):
             res = _start_vacuity(res, pooled, float(r.expected_slope), r.tolerance, polylog, q)
-        if r.lower_estimate and res.verdict == "supported":
-            res = CheckResult("inconclusive", f"{res.summary}; not supported: the measured "
-                              f"quantity is a lower estimate of the claimed one "
-                              f"({r.lower_estimate}), so a slope within the claim cannot "
-                              "support it (only a shallower one refutes)", res.evidence,
-                              claim="rate")
+        # an estimate on one side of the claimed quantity decides in one direction only
+        for why, side, blocked, cannot, only in (
+                (r.lower_estimate, "a lower", "supported", "a slope within the claim cannot "
+                 "support it", "only a shallower one refutes"),
+                (r.upper_estimate, "an upper", "refuted", "a shallower slope cannot refute it",
+                 "only a slope within the claim supports")):
+            if why and res.verdict == blocked:
+                res = CheckResult("inconclusive", f"{res.summary}; not {blocked}: the measured "
+                                  f"quantity is {side} estimate of the claimed one ({why}), so "
+                                  f"{cannot} ({only})", res.evidence, claim="rate")
         if r.undecided and res.verdict in ("inconclusive", "vacuous"):
             res = res.replace(summary=f"{res.summary}. Where it would decide: {r.undecided}")
         ev = dict(res.evidence)

@@ -93,6 +93,11 @@ class Recipe:
     # support an upper-bound rate (the claimed quantity may decay more slowly); only a
     # shallower slope refutes it. Empty: the measured quantity is the claimed one.
     lower_estimate: str = ""
+    # slope checks: why the measured quantity is only an *upper* estimate of the claimed one
+    # (e.g. E X_T at the last iterate for a claim on min_t E X_t <= E X_T): a stable slope
+    # within the claim supports the upper-bound rate (the claimed quantity is smaller still);
+    # a shallower one cannot refute it. Empty: the measured quantity is the claimed one.
+    upper_estimate: str = ""
     # slope checks: why the check cannot decide at the sizes run, and where (or whether) it
     # would; appended to an inconclusive or vacuous verdict
     undecided: str = ""
@@ -105,6 +110,9 @@ class Recipe:
         clash = sorted(set(self.fixed) & CELL_KEYS)
         if clash:
             raise ValueError(f"{self.id}: fixed must not set the engine's cell keys {clash}")
+        if self.lower_estimate and self.upper_estimate:
+            raise ValueError(f"{self.id}: a measured quantity is a lower or an upper estimate "
+                             "of the claimed one, not both")
         if self.requires and ":" not in self.requires:
             raise ValueError(f"{self.id}: requires must be 'module:function', got "
                              f"{self.requires!r}")

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .base import Dataset, Minimum, Objective
+from .base import Dataset, Minimum, Objective, ReplicatedDataset
 from .certify import CertificationReport, CheckResult, certify
 from .erm import HuberRidge, LogisticRidge
 from .papers import LogisticNonconvexReg, RobustRegression, SigmoidL2
@@ -57,7 +57,7 @@ def get(name: str, **params: Any) -> Objective:
     return FAMILIES[name](**params)
 
 
-__all__ = ["FAMILIES", "DEFAULT_N", "get", "Objective", "Dataset", "Minimum", "certify",
+__all__ = ["FAMILIES", "DEFAULT_N", "get", "Objective", "Dataset", "ReplicatedDataset", "Minimum", "certify",
            "CertificationReport", "CheckResult", "PLNonconvex", "PLNonconvexTall", "StrictSaddle",
            "CoshGeneralizedSmooth", "TiltedQuadratic", "LogisticRidge", "HuberRidge", "LogisticNonconvexReg",
            "SigmoidL2", "RobustRegression"]

@@ -40,7 +40,7 @@ import numpy as np
 
 from dptheory.symbolic.assumptions import Assumption
 
-__all__ = ["Dataset", "Minimum", "Objective", "ball_note"]
+__all__ = ["Dataset", "ReplicatedDataset", "Minimum", "Objective", "ball_note"]
 
 
 def ball_note(R: float) -> str:
@@ -95,6 +95,43 @@ class Dataset:
         h.update(repr((self.X.shape, self.y.shape)).encode())
         h.update(np.ascontiguousarray(self.X).tobytes())
         h.update(np.ascontiguousarray(self.y).tobytes())
+        return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class ReplicatedDataset(Dataset):
+    """The data set of ``copies`` copies of each record of ``(X, y)``: n = copies * len(X).
+
+    An exact representation, not an approximation: the empirical risk, gradient and Hessian
+    are means over records, and the mean over ``copies`` copies of each of the K base records
+    is the mean over the K base records, so ``F``, ``grad_F`` and ``hess_F`` of this data set
+    are those of the materialised ``np.tile(X, (copies, 1))`` (up to float summation order),
+    as are ``max_norm`` and the constants ``assumptions`` derives from max_i ||x_i|| and
+    x_bar. It lets full-batch methods run at n = 1e9 and beyond with K rows in memory.
+    ``X``/``y`` hold the K distinct rows only: per-record access by an index in [0, n)
+    (minibatches, record search) is not supported; full-batch callers only.
+    """
+
+    copies: int = 1
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if isinstance(self.copies, bool) or not isinstance(self.copies, (int, np.integer)) \
+                or self.copies < 1:
+            raise ValueError(f"copies must be a positive integer, got {self.copies!r}")
+        object.__setattr__(self, "copies", int(self.copies))
+
+    @property
+    def n(self) -> int:
+        """Number of records: copies * (rows of X)."""
+        return self.copies * int(self.X.shape[0])
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """A digest of the base rows and the number of copies."""
+        h = hashlib.blake2b(digest_size=16)
+        h.update(Dataset.fingerprint.func(self).encode())
+        h.update(repr(("copies", self.copies)).encode())
         return h.hexdigest()
 
 

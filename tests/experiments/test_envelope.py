@@ -114,6 +114,22 @@ def test_lower_estimate_cannot_support():
     assert evaluate(_recipe(lower_estimate="E min <= min E"), shallow).verdict == "refuted"
 
 
+def test_upper_estimate_cannot_refute():
+    xs = [100.0, 400.0, 1600.0, 6400.0, 25600.0]
+    shallow = _pooled(xs, [x ** -0.1 for x in xs])
+    assert evaluate(_recipe(), shallow).verdict == "refuted"
+    res = evaluate(_recipe(upper_estimate="min E <= E at T"), shallow)
+    assert res.verdict == "inconclusive" and "upper estimate" in res.summary
+    # a stable slope at the claimed exponent still supports (the claimed quantity is smaller),
+    # and a planted exponent 0.25 shallower (the same data times x^0.35) is not supported
+    p = _pooled(xs, [x ** -0.5 for x in xs])
+    assert evaluate(_recipe(upper_estimate="min E <= E at T"), p).verdict == "supported"
+    planted = _pooled(xs, [x ** -0.15 for x in xs])
+    assert evaluate(_recipe(upper_estimate="min E <= E at T"), planted).verdict != "supported"
+    with pytest.raises(ValueError, match="not both"):
+        _recipe(upper_estimate="a", lower_estimate="b")
+
+
 def test_undecided_reason_is_appended_to_an_undecided_verdict():
     xs = [100.0, 400.0, 1600.0, 6400.0, 25600.0]
     p = _pooled(xs, [x ** -0.5 for x in xs], rel=3.0)          # far too noisy to decide
@@ -159,3 +175,36 @@ def test_quadratic_recipe_is_decided_exactly(claimed, verdict):
     top = env["points"]["data set 0"]
     assert top["upper_slope"] == pytest.approx(-2 / 3, abs=1e-3)
     assert top["lower"] == pytest.approx(top["upper"], rel=1e-12)
+
+
+def _yang_cell(**kw):
+    cell = {"family": "cosh-generalized-smooth", "objective_params": {"d": 5}, "eps": 1.0,
+            "delta": 1e-5, "algorithm": "yang2022.dpsgd", "item": "yang2022.cor3.5", "T": 50,
+            "records": "constant", "reps": 3, "seed": 4, "first_replicate": 0,
+            "point": {"n": 40}}
+    return {**cell, **kw}
+
+
+def test_yang2022_constant_records_make_tau0_zero_and_the_start_gradient_one():
+    from dptheory_simulations.experiments import yang2022 as Y
+    out = Y.min_grad(_yang_cell())
+    p = out["params"]
+    # every record e_1: x_i - x_bar = 0 exactly, so tau0 = 0, M = 0 and C = 1 (the default
+    # for tau0 = 0); grad F(0) = sinh(0) + e_1 has norm 1 at every N
+    assert p["tau0"] == 0.0 and p["C"] == 1.0
+    assert out["trivial"] == 1.0 and "start_envelope" not in out
+    with pytest.raises(ValueError, match="records"):
+        Y.min_grad(_yang_cell(records="ball"))
+
+
+def test_yang2022_T_grows_as_N_squared_and_last_is_the_step_T_minus_1():
+    from dptheory_simulations.experiments import yang2022 as Y
+    assert Y._steps({"T": 1000, "T_per_n2": 1 / 128}, 800) == 5000        # 800^2/128
+    assert Y._steps({"T": 1000, "T_per_n2": 1 / 128}, 200) == 1000        # the floor
+    assert Y._steps({"T": 1000}, 800) == 1000
+    lo = np.asarray(Y.min_grad(_yang_cell())["samples"])
+    up = np.asarray(Y.min_grad(_yang_cell(estimate="last"))["samples"])
+    # same seed, same run: the per-run minimum over t < T is at most the value at t = T-1
+    assert np.all(lo <= up) and np.any(lo < up)
+    with pytest.raises(ValueError, match="estimate"):
+        Y.min_grad(_yang_cell(estimate="mean"))
