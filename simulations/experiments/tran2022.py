@@ -444,6 +444,10 @@ AUDITS: dict[str, dict[str, Any]] = {
 # that of a mixture over the canary's positions
 AUDITS["tran2022.alg1"] = dict(obj=("linear-score", {"d": 3}), n=8, quick={"T": 8, "eta": 0.1},
                                full={"T": 8, "eta": 0.1}, noise="sigma", transcript=True)
+# Algorithm 2 likewise: on the linear loss its r- and Delta-nodes carry no shift, so the
+# transcript's LLR is that of the G-nodes (handed over with the permutations and anchors)
+AUDITS["tran2022.alg2"] = dict(obj=("linear-score", {"d": 3}), n=8, quick={"T": 8, "eta": 0.1},
+                               full={"T": 8, "eta": 0.1}, noise="sigma", transcript=True)
 #: Theorem 4 needs delta >= exp(-eps) (printed); e^-1.5 = 0.22 <= 0.3
 AUDIT_CLAIMS: dict[str, tuple[float, float]] = {"tran2022.alg1": (1.5, 0.3)}
 RECIPES += audit_recipes(AUDITS, AUDIT_CLAIMS)

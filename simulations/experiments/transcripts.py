@@ -365,10 +365,14 @@ def _bst14(obj: Any, d_in: Any, d_out: Any, res: Any,
 
 
 def _tran2022_means(obj: Any, data: Any, rel: dict[str, Any]) -> dict[tuple[int, int], np.ndarray]:
-    """Means of tran2022 Algorithm 1's nodes on ``data`` given the past: f_[y,z] = alpha
+    """Means of tran2022's nodes on ``data`` given the past: Algorithm 1's f_[y,z] = alpha
     sum_{t=y}^{z} (1-alpha)^{z-t} grad f(w_t, x_{pi(t)}) at the run's iterates w_t (functions
-    of the nodes released before t) and its permutations (released, data-independent)."""
-    perm, W, alpha = rel["perm"], rel["w"], float(rel["alpha"])
+    of the nodes released before t), or Algorithm 2's F^G_[y,z] = sum_{i=y}^{z}
+    (1-alpha)^{z-i} grad f(u_{q_i}, x_{pi(i)}) at its anchors (``rel["anchor"]``), with the
+    permutations (released, data-independent)."""
+    alg2 = "anchor" in rel
+    perm, W, alpha = rel["perm"], rel["anchor" if alg2 else "w"], float(rel["alpha"])
+    lead = 1.0 if alg2 else alpha
     N, T = perm.shape[2], int(rel["T"])
     g = np.empty_like(W)
     for t in range(1, T + 1):
@@ -376,7 +380,7 @@ def _tran2022_means(obj: Any, data: Any, rel: dict[str, Any]) -> dict[tuple[int,
         g[:, t - 1] = obj.batch_grad(W[:, t - 1], data, perm[:, q, i][:, None])[:, 0, :]
     out = {}
     for key, (y, z) in rel["intervals"].items():
-        wts = alpha * (1.0 - alpha) ** (z - np.arange(y, z + 1))
+        wts = lead * (1.0 - alpha) ** (z - np.arange(y, z + 1))
         out[key] = np.tensordot(wts, g[:, y - 1:z], axes=(0, 1))
     return out
 
@@ -387,16 +391,17 @@ def _tran2022_alg1(obj: Any, d_in: Any, d_out: Any, res: Any,
     over by the simulator); the exact LLR given the permutations and the past (Gaussian node
     noise of std ``node_std``, Algorithm 1's 16 alpha^2 G^2 sigma^2 V)."""
     rel = releases[0]
-    s = float(rel["node_std"])
+    s = float(rel.get("node_std", 0.0))
+    std = rel.get("std", {})                       # Algorithm 2: a std per node
     m_in, m_out = _tran2022_means(obj, d_in, rel), _tran2022_means(obj, d_out, rel)
     llr, mu2 = np.zeros(res.w.shape[0]), np.zeros(res.w.shape[0])
     for key, y in rel["nodes"].items():
-        a, b = _gauss_llr(y, m_in[key], m_out[key], s)
+        a, b = _gauss_llr(y, m_in[key], m_out[key], std.get(key, s))
         llr += a
         mu2 += b
     mu = np.sqrt(mu2)
     return {"llr": llr, "mu": (float(mu.min()), float(mu.max())), "steps": int(rel["T"]),
-            "std": s, "mu_runs": mu}
+            "std": s if not std else min(std.values()), "mu_runs": mu}
 
 
 #: largest number of canary-position combinations :func:`_tran2022_mu_law` enumerates
@@ -412,8 +417,14 @@ def _tran2022_mu_law(obj: Any, d_in: Any, d_out: Any, res: Any) -> tuple[np.ndar
     (1-alpha)^{z-p}, and mu^2 = sum over nodes of levels < R of shift^2 / node_std^2."""
     import itertools
     p = res.params
-    N, T, R, alpha = int(p["N"]), int(p["T"]), int(p["depth"]), float(p["alpha"])
-    s = float(res.noise["node_std"])
+    alg2 = "gamma" in p
+    N, T, alpha = int(p["N"]), int(p["T"]), float(p["alpha"])
+    if alg2:   # G-nodes of levels <= floor(log2 N), std by the node's end (run_alg2)
+        R, lead = min(N.bit_length() - 1, T.bit_length() - 1) + 1, 1.0
+        le, gt = float(res.noise["std_G_le2N"]), float(res.noise["std_G_gt2N"])
+    else:
+        R, lead = int(p["depth"]), alpha
+        le = gt = float(res.noise["node_std"])
     idx = np.array([[d_in.n - 1]])
     pts = np.vstack([np.zeros(obj.d), res.w])
     c_all = np.linalg.norm(obj.batch_grad(pts, d_in, np.repeat(idx, len(pts), 0))[:, 0]
@@ -435,8 +446,9 @@ def _tran2022_mu_law(obj: Any, d_in: Any, d_out: Any, res: Any) -> tuple[np.ndar
         mu2 = 0.0
         for y, z in nodes:
             o = occ[(occ >= y) & (occ <= z)]
-            mu2 += (alpha * c * float(np.sum((1.0 - alpha) ** (z - o)))) ** 2
-        mus.append(math.sqrt(mu2) / s)
+            mu2 += (lead * c * float(np.sum((1.0 - alpha) ** (z - o))) / (le if z <= 2 * N
+                                                                           else gt)) ** 2
+        mus.append(math.sqrt(mu2))
     mus_a = np.array(mus)
     return np.full(mus_a.size, 1.0 / mus_a.size), mus_a
 
@@ -506,6 +518,16 @@ MODELS: dict[str, TranscriptModel] = {
     "tran2022.alg1": TranscriptModel(
         "the transcript of every noisy tree node f_[y,z] + zeta_[y,z] of levels < R and the "
         "permutations, T = {T} (not the output: the iterates show only m_hat_t/||m_hat_t||)",
+        False, "raw", _tran2022_alg1, hook=True, mu_law=_tran2022_mu_law,
+        canary=linear_score_canary),
+    # tran2022 Algorithm 2: the G-, r- and Delta-nodes; on the linear loss the r-nodes
+    # (grad f(w_i, x) - grad f(u_q, x)) and Delta-nodes (grad f(u_q, x) - grad f(u_{q-1}, x))
+    # are 0 for every record on both neighbours, so the LLR is that of the G-nodes the
+    # reconstruction reads (levels <= floor(log2 N)), handed over with the permutations
+    "tran2022.alg2": TranscriptModel(
+        "the transcript of the noisy G-nodes F^G_[y,z] + zeta^G (levels <= floor(log2 N)) and the "
+        "permutations, T = {T}; r- and Delta-nodes carry no shift on this linear-loss canary "
+        "(not the output)",
         False, "raw", _tran2022_alg1, hook=True, mu_law=_tran2022_mu_law,
         canary=linear_score_canary),
     "zhang2017.bst14": TranscriptModel(

@@ -143,3 +143,80 @@ def test_mu_law_needs_a_w_independent_canary():
     with pytest.raises(ValueError, match="does not depend on w"):
         audit_cell({**CELL, "objective": "robust-regression", "reps": 8,
                     "point": {"calibration": "twin"}})
+
+
+# ------------------------------------------------------------------------ Algorithm 2
+ALG2 = {**CELL, "algorithm": "tran2022.alg2", "eps": 1.0, "delta": 1e-3}
+
+
+def alg2_mus(alpha: float, X: float, std: float) -> np.ndarray:
+    """mu_p of Algorithm 2's G-nodes (T = N = 8: levels 0..3, every end <= 2N, one std):
+    the node [y, z] holding p shifts by 2X (1 - alpha)^(z - p)."""
+    out = []
+    for p in range(1, T + 1):
+        mu2 = sum((2 * X * (1 - alpha) ** (((p - 1) // 2 ** b + 1) * 2 ** b - p)) ** 2
+                  for b in range(4))
+        out.append(math.sqrt(mu2) / std)
+    return np.array(out)
+
+
+@pytest.fixture(scope="module")
+def paper2() -> dict:
+    obj = audit_objective("linear-score", d=3)
+    data0 = obj.make_data(N - 1, 0)
+    X = float(np.max(np.linalg.norm(data0.X, axis=1)))
+    data = Dataset(np.vstack([data0.X, [X, 0.0, 0.0]]), np.append(data0.y, -1.0))
+    r = get_alg("tran2022.alg2")(obj, data, eps=1.0, delta=1e-3, reps=1, seed=0, T=T, eta=0.1)
+    return {"alpha": float(r.params["alpha"]), "sigma": float(r.noise["sigma"]),
+            "std": float(r.noise["std_G_le2N"]), "X": X}
+
+
+def test_alg2_hook_changes_nothing_and_nodes_are_tree_sums():
+    """The hook leaves the run unchanged; noiseless (sigma = 0) G-nodes are the discounted
+    sums of grad f(u_q, x_pi(i)) computed here from the handed-over permutation."""
+    alg = get_alg("tran2022.alg2")
+    rr = audit_objective("robust-regression", d=3)
+    data = rr.make_data(N, 1)
+    kw = dict(eps=1.0, delta=1e-3, reps=3, seed=5, T=12, eta=0.1, record=1)
+    rel: list = []
+    assert np.array_equal(alg(rr, data, **kw).w, alg(rr, data, transcript=rel, **kw).w)
+    rel0: list = []
+    r0 = alg(rr, data, transcript=rel0, **{**kw, "sigma": 0.0})
+    tr = rel0[0]
+    alpha = float(r0.params["alpha"])
+    for (b, a), (y, z) in tr["intervals"].items():
+        want = np.zeros((3, 3))
+        for i in range(y, z + 1):
+            q, k = divmod(i - 1, N)
+            j = tr["perm"][:, q, k]
+            g = np.stack([rr.grad(tr["anchor"][r, i - 1], data.X[j[r]][None], data.y[j[r]][None])[0]
+                          for r in range(3)])
+            want += (1 - alpha) ** (z - i) * g
+        np.testing.assert_allclose(tr["nodes"][(b, a)], want, rtol=1e-10, atol=1e-13)
+
+
+def test_alg2_twin_exact_and_caught_planted_refuted(paper2):
+    """Twin: exact eps 2 x 1 (scipy, mixture), caught at 16000 runs, paper's noise supported;
+    sigma / 40 (exact eps > 1 computed here) refuted, severity proof."""
+    runs = 16000
+    out = {cal: audit_cell({**ALG2, "reps": runs, "point": {"calibration": cal}})
+           for cal in ("paper", "twin")}
+    mus = alg2_mus(paper2["alpha"], paper2["X"], out["twin"]["noise_std"])
+    assert exact_eps(mus, 1e-3) == pytest.approx(2.0, rel=1e-6)
+    assert out["paper"]["epsilon_transcript"][1] == pytest.approx(
+        exact_eps(alg2_mus(paper2["alpha"], paper2["X"], paper2["std"]), 1e-3), abs=1e-6)
+    chk = audit_check(out["paper"], twin=out["twin"])
+    assert chk.verdict == "supported" and chk.evidence["twin"]["detected"]
+    true = exact_eps(alg2_mus(paper2["alpha"], paper2["X"], paper2["std"] / 40), 1e-3)
+    assert true > 1.0
+    r = audit_cell({**ALG2, "reps": runs, "params": {**ALG2["params"], "sigma": paper2["sigma"] / 40},
+                    "point": {"calibration": "paper"}})
+    chk = audit_check(r)
+    assert chk.verdict == "refuted" and chk.severity == "proof"
+    assert 1.0 < chk.evidence["epsilon_lower"] <= true
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_alg2_correct_noise_not_refuted_other_seeds(seed):
+    r = audit_cell({**ALG2, "seed": seed, "point": {"calibration": "paper"}})
+    assert audit_check(r).verdict != "refuted"
