@@ -30,6 +30,14 @@ clipped one is constant along the path); the pair with the largest clipped/norma
 difference at w0 wins. Then ||Delta_t|| = 2C/B (clipping) or -> 2/B' (normalisation), the
 sensitivity the proofs assume, at every step.
 
+**tran2022** (Algorithms 1 and 2): the releases the proofs of Theorems 4 and 8 compose are
+the noisy tree nodes, given the permutations (the node counts hold for every permutation);
+the simulators hand them over (``transcript``), with the permutations. On the audit-only
+linear loss ``linear-score`` (f = b <a, w>, other records b = 0, canaries (X e1, +-1)) each
+node's shift is a known function of the canary's positions, so the transcript's exact eps is
+that of the mixture of Gaussian curves over the released positions (``mu_law``,
+:func:`mixture_epsilon`), and the twin is scaled to that mixture.
+
 **Planted twin**: the same simulator with its noise parameter multiplied by
 mu_paper / mu_target, where mu_paper = sqrt(sum_t max||Delta_t||^2 / s_t^2) is the GDP
 parameter of the paper-calibrated transcript on this canary and mu_target the GDP parameter

@@ -52,14 +52,19 @@ def position_mus(alpha: float, X: float, node_std: float) -> np.ndarray:
     return np.array(out)
 
 
-@pytest.fixture(scope="module")
-def paper() -> dict:
-    """The paper-calibrated run's alpha, sigma, node std and the canary norm X."""
+def paper_run(alg_id: str, eps: float, delta: float) -> tuple:
+    """One paper-calibrated run on D_out (the canary (X e1, -1) added) and X."""
     obj = audit_objective("linear-score", d=3)
     data0 = obj.make_data(N - 1, 0)
     X = float(np.max(np.linalg.norm(data0.X, axis=1)))
     data = Dataset(np.vstack([data0.X, [X, 0.0, 0.0]]), np.append(data0.y, -1.0))   # D_out
-    r = get_alg("tran2022.alg1")(obj, data, eps=EPS, delta=DELTA, reps=1, seed=0, T=T, eta=0.1)
+    return get_alg(alg_id)(obj, data, eps=eps, delta=delta, reps=1, seed=0, T=T, eta=0.1), X
+
+
+@pytest.fixture(scope="module")
+def paper() -> dict:
+    """The paper-calibrated run's alpha, sigma, node std and the canary norm X."""
+    r, X = paper_run("tran2022.alg1", EPS, DELTA)
     return {"alpha": float(r.params["alpha"]), "sigma": float(r.noise["sigma"]),
             "node_std": float(r.noise["node_std"]), "X": X}
 
@@ -162,11 +167,8 @@ def alg2_mus(alpha: float, X: float, std: float) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def paper2() -> dict:
-    obj = audit_objective("linear-score", d=3)
-    data0 = obj.make_data(N - 1, 0)
-    X = float(np.max(np.linalg.norm(data0.X, axis=1)))
-    data = Dataset(np.vstack([data0.X, [X, 0.0, 0.0]]), np.append(data0.y, -1.0))
-    r = get_alg("tran2022.alg2")(obj, data, eps=1.0, delta=1e-3, reps=1, seed=0, T=T, eta=0.1)
+    """Algorithm 2's paper-calibrated alpha, sigma, G-node std and X."""
+    r, X = paper_run("tran2022.alg2", 1.0, 1e-3)
     return {"alpha": float(r.params["alpha"]), "sigma": float(r.noise["sigma"]),
             "std": float(r.noise["std_G_le2N"]), "X": X}
 
