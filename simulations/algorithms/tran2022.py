@@ -356,11 +356,36 @@ def _finish(alg_id: str, objective: Any, data: Any, W_out: np.ndarray, avg: np.n
 
 
 # ---------------------------------------------------------------------------- Algorithm 1
+def _alg1_transcript(hook: dict[str, list], keyed: "KeyedNormals", T: int, R: int,
+                     alpha: float, node_std: float) -> dict[str, Any]:
+    """The noisy nodes F_[y,z] = alpha sum_{t=y}^{z} (1-alpha)^{z-t} g_t + zeta_[y,z] of
+    every level b < R (tran2022 Sec. 3, the releases Theorem 4's proof composes), from the
+    run's gradient stream g_t (``hook``) and the run's keyed node noise ``keyed`` (read after
+    the run: keyed values do not depend on the order of requests). m_hat_t of the run is
+    sum_{COMPOSE(1,t)} (1-alpha)^{t-z} F_[y,z]: the iterates are post-processing of these.
+
+    Returns {"nodes": {(b, a): (reps, d)}, "intervals": {(b, a): (y, z)}, "perm": (reps,
+    epochs, N) 0-based sample indices, "w": (reps, T, d) iterates w_1..w_T, "node_std",
+    "alpha", "T", "depth"}."""
+    g = np.stack(hook["g"], axis=1)                           # (reps, T, d)
+    nodes, intervals = {}, {}
+    for b in range(min(R, T.bit_length())):
+        size = 1 << b
+        wts = alpha * (1.0 - alpha) ** (size - 1 - np.arange(size))
+        for a in range(T >> b):
+            y, z = a * size + 1, (a + 1) * size
+            nodes[(b, a)] = np.tensordot(wts, g[:, y - 1:z], axes=(0, 1)) + keyed(b, a)
+            intervals[(b, a)] = (y, z)
+    return {"nodes": nodes, "intervals": intervals, "perm": np.stack(hook["perm"], axis=1),
+            "w": np.stack(hook["w"], axis=1), "node_std": node_std, "alpha": alpha, "T": T,
+            "depth": R}
+
+
 def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int = 1, seed: int = 0,
              calibration: str = "paper", record: int | None = None, first_replicate: int = 0,
              T: int | None = None, eta: float | None = None, alpha: float | None = None,
              sigma: float | None = None, depth: int | None = None, w1: Any = None,
-             average: bool = False) -> RunResult:
+             average: bool = False, transcript: list | None = None) -> RunResult:
     """DP-NSGD with tree-aggregated momentum (tran2022 Algorithm 1).
 
     Algorithm:
@@ -387,6 +412,10 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     ||m_hat_t|| = 0 the step is 0. ``sigma`` overrides the noise parameter (0: no noise).
     ``average=True`` also streams (1/T) sum_t ||grad F(w_t)|| (= E over w_hat) as
     ``grad_norm_avg`` (one full gradient per step, not counted in ``grad_evals``).
+    ``transcript`` (a list, default None: nothing changes) receives one dict with the
+    releases Theorem 4's proof composes (:func:`_alg1_transcript`): every noisy node
+    f_[y,z] + zeta_[y,z] of levels < R (the same keyed noise the momentum used, odd-index
+    nodes included), the permutations and the iterates.
     """
     eps, delta, reps = _check_common(objective, data, eps, delta, reps, calibration, first_replicate)
     const = _constants(objective, data, (BoundedGradient, Smooth))
@@ -394,6 +423,8 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     N, d = data.n, objective.d
     if T is not None:
         T = _check_int("T", T, 1)
+    if transcript is not None and not isinstance(transcript, list):
+        raise ValueError(f"transcript must be a list or None, got {type(transcript).__name__}")
     st = _settings(_ALG1, N, d, eps, delta, T)
     T = st["T"]
     eta = st["eta"] if eta is None else _check_real("eta", eta, 0.0)
@@ -440,8 +471,11 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     avg = np.zeros(reps) if average else None
     traj = _Traj(record)
     grad_mean = objective.batch_grad_mean_kernel(data, reps, 1)
+    hook: dict[str, list] | None = None if transcript is None else {"g": [], "w": [], "perm": []}
     for q in range(T // N + 1):
         perm = streams.permutations(N)
+        if hook is not None:
+            hook["perm"].append(perm.copy())
         for i in range(1, min(N, T - q * N) + 1):
             t = q * N + i
             if t in hits:
@@ -451,11 +485,16 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
                     avg += np.atleast_1d(objective.grad_norm(W, data))
             noise = agg.step()
             g = grad_mean(W, perm[:, i - 1:i])                                # one sample
+            if hook is not None:
+                hook["g"].append(g.copy())
+                hook["w"].append(W.copy())
             m = (1.0 - alpha) * m + alpha * g
             mh = m + noise
             traj(t, W, mh)
             W = W - eta * _normalized(mh)
     timer.__exit__()
+    if hook is not None:
+        transcript.append(_alg1_transcript(hook, keyed, T, R, alpha, node_std))
     params = {"T": T, "eta": eta, "alpha": alpha, "sigma": sigma, "depth": R, "V": V, "N": N,
               "G": G, "L": L, "w1": "zeros" if w1 is None else np.asarray(w1).tolist(),
               "output": "uniform over w_1..w_T", "sampling": "random reshuffling, fresh permutation per epoch",
@@ -490,11 +529,30 @@ def _window_noise(tables: list[np.ndarray], starts: range, length: int,
     return out
 
 
+def _alg2_transcript(hook: dict[str, Any], T: int, alpha: float) -> dict[str, Any]:
+    """Algorithm 2's noisy G-nodes of the levels the reconstruction reads, from the run's G
+    terms G_i = grad f(u_{q_i}, x_i) and node noise (``hook``); see ``run_alg2``."""
+    A = np.stack(hook["a"], axis=1)                           # (reps, T, d)
+    nodes, intervals, std = {}, {}, {}
+    for b, Z in enumerate(hook["ZG"]):
+        size = 1 << b
+        wts = (1.0 - alpha) ** (size - 1 - np.arange(size))
+        for a in range(T >> b):
+            y, z = a * size + 1, (a + 1) * size
+            nodes[(b, a)] = np.tensordot(wts, A[:, y - 1:z], axes=(0, 1)) + Z[a]
+            intervals[(b, a)] = (y, z)
+            std[(b, a)] = float(hook["sG"][b][a])
+    return {"nodes": nodes, "intervals": intervals, "std": std,
+            "perm": np.stack(hook["perm"], axis=1), "anchor": np.stack(hook["anchor"], axis=1),
+            "T": T, "alpha": alpha}
+
+
 def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int = 1, seed: int = 0,
              calibration: str = "paper", record: int | None = None, first_replicate: int = 0,
              T: int | None = None, eta: float | None = None, alpha: float | None = None,
              gamma: float | None = None, sigma: float | None = None, w1: Any = None,
-             delta_r: str = "printed", shuffle: str = "epoch", average: bool = False) -> RunResult:
+             delta_r: str = "printed", shuffle: str = "epoch", average: bool = False,
+             transcript: list | None = None) -> RunResult:
     """Sensitivity-reduced normalized SGD (tran2022 Algorithm 2) with the reconstruction
     ``tran2022.alg4`` (Algorithm 4 is in the paper's missing appendix).
 
@@ -537,6 +595,11 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     ``shuffle="once"`` reuses pi^0 in every epoch (``tran2022.eq3.corrected``: eq. (3) then
     holds exactly). With fresh permutations and gamma < 1, eq. (3) fails, so even without
     noise m_hat_t != m_t for t > 2N (catalog finding ``tran2022.eq3``).
+    ``transcript`` (a list, default None: nothing changes) receives one dict with the noisy
+    G-nodes F^G_[y,z] = sum_{i=y}^{z} (1-alpha)^{z-i} G_i + zeta^G_[y,z] the reconstruction
+    reads (levels <= floor(log2 N), the same noise the run used), the permutations and the
+    anchors u_{q_i} of every step (``{"nodes", "intervals", "std", "perm", "anchor", "T",
+    "alpha"}``).
     """
     eps, delta, reps = _check_common(objective, data, eps, delta, reps, calibration, first_replicate)
     const = _constants(objective, data, (BoundedGradient, Smooth))
@@ -546,6 +609,8 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         raise ValueError(f"delta_r must be 'printed' or 'corrected', got {delta_r!r}")
     if shuffle not in ("epoch", "once"):
         raise ValueError(f"shuffle must be 'epoch' or 'once', got {shuffle!r}")
+    if transcript is not None and not isinstance(transcript, list):
+        raise ValueError(f"transcript must be a list or None, got {type(transcript).__name__}")
     if T is not None:
         T = _check_int("T", T, 1)
     st = _settings(_ALG2, N, d, eps, delta, T)
@@ -617,6 +682,11 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         for y, z in compose(1, r):
             b = (z - y + 1).bit_length() - 1
             nPG[r] += beta ** (r - z) * ZG[b][(y - 1) >> b]
+    hook: dict[str, Any] | None = None
+    if transcript is not None:
+        hook = {"ZG": ZG, "sG": [np.where(((np.arange(T >> b) + 1) << b) <= 2 * N,
+                                         sd["G_le2N"], sd["G_gt2N"]) for b in range(top + 1)],
+                "a": [], "anchor": [], "perm": []}
     del ZG, ZD
     kR = KeyedNormals(keys, d, _FAM_R, T=T, scale=sd["r"])
     agg = OnlineTreeAggregator(d, T, alpha, sd["r"], None, reps, node_noise=kR)
@@ -638,6 +708,8 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
             perm0 = perm if perm0 is None else perm0
             perm = perm0
         anchors = (anchors + [W.copy()])[-2:]
+        if hook is not None:
+            hook["perm"].append(perm.copy())
         for r in range(1, min(N, T - q * N) + 1):
             t = q * N + r
             if t in hits:
@@ -650,6 +722,9 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
             grads = objective.batch_grad(np.concatenate(pts), data, np.tile(idx, (len(pts), 1)))[:, 0, :]
             grad_evals += len(pts)
             g, a = grads[:reps], grads[reps:2 * reps]
+            if hook is not None:
+                hook["a"].append(a.copy())
+                hook["anchor"].append(anchors[-1].copy())
             PG[t] = beta * PG[t - 1] + a
             PD[t] = beta * PD[t - 1] + (a - grads[2 * reps:] if q >= 1 else 0.0)
             Pr = beta * Pr + (g - a)
@@ -669,6 +744,8 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
             traj(t, W, mh)
             W = W - eta * _normalized(mh)
     timer.__exit__()
+    if hook is not None:
+        transcript.append(_alg2_transcript(hook, T, alpha))
     params = {"T": T, "eta": eta, "alpha": alpha, "gamma": gamma, "sigma": sigma, "N": N, "G": G,
               "L": L, "delta_r": delta_r, "shuffle": shuffle,
               "w1": "zeros" if w1 is None else np.asarray(w1).tolist(),

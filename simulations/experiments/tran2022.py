@@ -437,6 +437,17 @@ _RR3 = ("robust-regression", {"d": 3})
 AUDITS: dict[str, dict[str, Any]] = {
     a: dict(obj=_RR3, n=8, quick={"T": 8, "eta": 0.1}, full={"T": 2, "eta": 0.1},
             noise="sigma") for a in ("tran2022.alg1", "tran2022.alg2")}
+# Algorithm 1 on its transcript (:mod:`.transcripts`): every noisy tree node and the
+# permutations (handed over by the simulator), on the audit-only linear loss f = b <a, w>
+# whose per-sample gradients do not depend on w (the others' are 0, the canaries' +-X e1), so
+# each node's shift is a known function of the permutation and the transcript's exact eps is
+# that of a mixture over the canary's positions
+AUDITS["tran2022.alg1"] = dict(obj=("linear-score", {"d": 3}), n=8, quick={"T": 8, "eta": 0.1},
+                               full={"T": 8, "eta": 0.1}, noise="sigma", transcript=True)
+# Algorithm 2 likewise: on the linear loss its r- and Delta-nodes carry no shift, so the
+# transcript's LLR is that of the G-nodes (handed over with the permutations and anchors)
+AUDITS["tran2022.alg2"] = dict(obj=("linear-score", {"d": 3}), n=8, quick={"T": 8, "eta": 0.1},
+                               full={"T": 8, "eta": 0.1}, noise="sigma", transcript=True)
 #: Theorem 4 needs delta >= exp(-eps) (printed); e^-1.5 = 0.22 <= 0.3
 AUDIT_CLAIMS: dict[str, tuple[float, float]] = {"tran2022.alg1": (1.5, 0.3)}
 RECIPES += audit_recipes(AUDITS, AUDIT_CLAIMS)

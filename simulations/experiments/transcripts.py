@@ -30,6 +30,14 @@ clipped one is constant along the path); the pair with the largest clipped/norma
 difference at w0 wins. Then ||Delta_t|| = 2C/B (clipping) or -> 2/B' (normalisation), the
 sensitivity the proofs assume, at every step.
 
+**tran2022** (Algorithms 1 and 2): the releases the proofs of Theorems 4 and 8 compose are
+the noisy tree nodes, given the permutations (the node counts hold for every permutation);
+the simulators hand them over (``transcript``), with the permutations. On the audit-only
+linear loss ``linear-score`` (f = b <a, w>, other records b = 0, canaries (X e1, +-1)) each
+node's shift is a known function of the canary's positions, so the transcript's exact eps is
+that of the mixture of Gaussian curves over the released positions (``mu_law``,
+:func:`mixture_epsilon`), and the twin is scaled to that mixture.
+
 **Planted twin**: the same simulator with its noise parameter multiplied by
 mu_paper / mu_target, where mu_paper = sqrt(sum_t max||Delta_t||^2 / s_t^2) is the GDP
 parameter of the paper-calibrated transcript on this canary and mu_target the GDP parameter
@@ -49,6 +57,80 @@ import numpy as np
 #: labels and features of the candidate canaries are also tried at this multiple: far beyond
 #: any clipping threshold, so the clipped gradient of the canary is constant along the path
 CANARY_SCALE = 1e3
+
+
+# ------------------------------------------------------------------------ audit-only loss
+def _linear_score_class() -> type:
+    from dptheory.symbolic.assumptions import (BoundedGradient, BoundedLoss, Lipschitz,
+                                               Smooth, TwiceDifferentiable)
+    from dptheory_simulations.objectives.base import (Minimum, ball_note, check_positive,
+                                                      round_up)
+    from dptheory_simulations.objectives.data import uniform_ball
+    from dptheory_simulations.objectives.linear import LinearModelObjective
+
+    class LinearScore(LinearModelObjective):
+        """Audit-only loss f(w, (a, b)) = b <a, w> (a gradient canary, Nasr et al. 2023): the
+        per-sample gradient b a does not depend on w.
+
+        * Lipschitz / bounded gradient (everywhere): G = max_i |b_i| ||a_i||.
+        * Smooth: the Hessian is 0 (declared at 1e-12, assumptions take positive constants).
+        * Bounded loss on ||w|| <= R: R G; minimum on that ball -R ||mean_i b_i a_i||.
+        ``make_data`` draws features in the unit ball and labels 0: every record but a
+        canary has gradient 0.
+        """
+
+        name = "linear-score"
+
+        def __init__(self, d: int = 3, R: float = 10.0) -> None:
+            super().__init__(d)
+            self.R = check_positive("R", R)
+            self.domain_radius = self.R
+
+        def params(self) -> dict[str, Any]:
+            """The family's parameters: d and R."""
+            return {"d": self.d, "R": self.R}
+
+        def _phi(self, z, y):
+            return y * z, y + 0.0 * z, 0.0 * z
+
+        def _dphi(self, z, y):
+            return y + 0.0 * z
+
+        def make_data(self, n: int, rng: Any = None) -> Any:
+            """n records: features uniform in the unit ball, labels 0 (zero gradients)."""
+            from dptheory_simulations.objectives import Dataset
+            from dptheory_simulations.objectives.base import as_rng, check_n
+            n = check_n(n)
+            return Dataset(uniform_ball(n, self.d, as_rng(rng)), np.zeros(n))
+
+        def assumptions(self, data: Any) -> tuple:
+            """Lipschitz and BoundedGradient G = max |b_i| ||a_i|| (everywhere), Smooth
+            (Hessian 0), BoundedLoss R G on ||w|| <= R, twice differentiable."""
+            data = self._check_data(data)
+            G = float(np.max(np.abs(data.y) * np.linalg.norm(data.X, axis=1)))
+            G = max(G, 1e-12)
+            return (Lipschitz(round_up(G, 6)), BoundedGradient(round_up(G, 6)), Smooth(1e-12),
+                    BoundedLoss(round_up(self.R * G, 6), note=ball_note(self.R)),
+                    TwiceDifferentiable())
+
+        def minimum(self, data: Any) -> Any:
+            """Exact on ||w|| <= R: -R ||mean_i b_i a_i||."""
+            data = self._check_data(data)
+            v = (data.y[:, None] * data.X).mean(axis=0)
+            nv = float(np.linalg.norm(v))
+            w = -self.R * v / nv if nv > 0 else np.zeros(self.d)
+            return Minimum(-self.R * nv, True, -self.R * nv, w, "exact on the ball")
+
+    return LinearScore
+
+
+def audit_objective(name: str, **params: Any) -> Any:
+    """The objective of a transcript audit: ``linear-score`` (audit-only, see
+    ``_linear_score_class``) or a registered family."""
+    if name == "linear-score":
+        return _linear_score_class()(**params)
+    from dptheory_simulations.objectives import get as get_obj
+    return get_obj(name, **params)
 
 
 # ------------------------------------------------------------------------ release maps
@@ -145,6 +227,13 @@ class TranscriptModel:
     score: Callable[..., dict[str, Any]]
     hook: bool = False
     noise_keys: tuple[str, ...] = ()
+    #: optional ``(obj, d_in, d_out, res) -> (weights, mus)``: the exact law of the
+    #: transcript's GDP mu over the algorithm's public randomness when that randomness is
+    #: released with the transcript (the permutations of tran2022): the transcript's exact
+    #: eps is then that of the mixture (:func:`mixture_epsilon`), and the twin is scaled to it
+    mu_law: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None
+    #: optional ``(obj, data0) -> canary dict`` replacing :func:`transcript_canary`
+    canary: Callable[..., dict[str, Any]] | None = None
 
 
 def _zhang2021(alg_id: str) -> Callable[..., tuple[np.ndarray, np.ndarray, float, int]]:
@@ -283,6 +372,132 @@ def _bst14(obj: Any, d_in: Any, d_out: Any, res: Any,
             "std": s}
 
 
+def _tran2022_means(obj: Any, data: Any, rel: dict[str, Any]) -> dict[tuple[int, int], np.ndarray]:
+    """Means of tran2022's nodes on ``data`` given the past: Algorithm 1's f_[y,z] = alpha
+    sum_{t=y}^{z} (1-alpha)^{z-t} grad f(w_t, x_{pi(t)}) at the run's iterates w_t (functions
+    of the nodes released before t), or Algorithm 2's F^G_[y,z] = sum_{i=y}^{z}
+    (1-alpha)^{z-i} grad f(u_{q_i}, x_{pi(i)}) at its anchors (``rel["anchor"]``), with the
+    permutations (released, data-independent)."""
+    alg2 = "anchor" in rel
+    perm, W, alpha = rel["perm"], rel["anchor" if alg2 else "w"], float(rel["alpha"])
+    lead = 1.0 if alg2 else alpha
+    N, T = perm.shape[2], int(rel["T"])
+    g = np.empty_like(W)
+    for t in range(1, T + 1):
+        q, i = divmod(t - 1, N)
+        g[:, t - 1] = obj.batch_grad(W[:, t - 1], data, perm[:, q, i][:, None])[:, 0, :]
+    out = {}
+    for key, (y, z) in rel["intervals"].items():
+        wts = lead * (1.0 - alpha) ** (z - np.arange(y, z + 1))
+        out[key] = np.tensordot(wts, g[:, y - 1:z], axes=(0, 1))
+    return out
+
+
+def _tran2022_alg1(obj: Any, d_in: Any, d_out: Any, res: Any,
+                   releases: list[dict[str, Any]]) -> dict[str, Any]:
+    """tran2022 Algorithm 1: every noisy tree node of levels < R and the permutations (handed
+    over by the simulator); the exact LLR given the permutations and the past (Gaussian node
+    noise of std ``node_std``, Algorithm 1's 16 alpha^2 G^2 sigma^2 V)."""
+    rel = releases[0]
+    s = float(rel.get("node_std", 0.0))
+    std = rel.get("std", {})                       # Algorithm 2: a std per node
+    m_in, m_out = _tran2022_means(obj, d_in, rel), _tran2022_means(obj, d_out, rel)
+    llr, mu2 = np.zeros(res.w.shape[0]), np.zeros(res.w.shape[0])
+    for key, y in rel["nodes"].items():
+        a, b = _gauss_llr(y, m_in[key], m_out[key], std.get(key, s))
+        llr += a
+        mu2 += b
+    mu = np.sqrt(mu2)
+    return {"llr": llr, "mu": (float(mu.min()), float(mu.max())), "steps": int(rel["T"]),
+            "std": s if not std else min(std.values()), "mu_runs": mu}
+
+
+#: largest number of canary-position combinations :func:`_tran2022_mu_law` enumerates
+MAX_POSITIONS = 100_000
+
+
+def _tran2022_mu_law(obj: Any, d_in: Any, d_out: Any, res: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Exact law of the GDP mu of Algorithm 1's node transcript given the permutations, when
+    the canary's gradient difference c = ||grad f(w, z_in) - grad f(w, z_out)|| does not
+    depend on w (checked): the canary (the last record) sits at a uniform position of each
+    epoch's permutation, independently (absent from a last, short epoch when its position is
+    past T); a node [y, z] then shifts by alpha c sum_{its occurrences p in [y, z]}
+    (1-alpha)^{z-p}, and mu^2 = sum over nodes of levels < R of shift^2 / node_std^2."""
+    import itertools
+    p = res.params
+    alg2 = "gamma" in p
+    N, T, alpha = int(p["N"]), int(p["T"]), float(p["alpha"])
+    if alg2:   # G-nodes of levels <= floor(log2 N), std by the node's end (run_alg2)
+        R, lead = min(N.bit_length() - 1, T.bit_length() - 1) + 1, 1.0
+        le, gt = float(res.noise["std_G_le2N"]), float(res.noise["std_G_gt2N"])
+    else:
+        R, lead = int(p["depth"]), alpha
+        le = gt = float(res.noise["node_std"])
+    idx = np.array([[d_in.n - 1]])
+    pts = np.vstack([np.zeros(obj.d), res.w])
+    c_all = np.linalg.norm(obj.batch_grad(pts, d_in, np.repeat(idx, len(pts), 0))[:, 0]
+                           - obj.batch_grad(pts, d_out, np.repeat(idx, len(pts), 0))[:, 0],
+                           axis=1)
+    c = float(c_all[0])
+    if not np.allclose(c_all, c, rtol=1e-12, atol=0.0):
+        raise ValueError("the exact mu law needs a canary whose gradient difference does not "
+                         "depend on w (a linear loss, e.g. 'linear-score')")
+    epochs = [(q * N, min(N, T - q * N)) for q in range(T // N + 1) if T - q * N > 0]
+    if N ** len(epochs) > MAX_POSITIONS:
+        raise ValueError(f"the exact mu law enumerates N^epochs = {N}^{len(epochs)} > "
+                         f"{MAX_POSITIONS} canary positions: use T <= {MAX_POSITIONS} // N epochs")
+    nodes = [(a * (1 << b) + 1, (a + 1) << b) for b in range(min(R, T.bit_length()))
+             for a in range(T >> b)]
+    mus = []
+    for pos in itertools.product(range(1, N + 1), repeat=len(epochs)):
+        occ = np.array([st + k for (st, L), k in zip(epochs, pos) if k <= L])
+        mu2 = 0.0
+        for y, z in nodes:
+            o = occ[(occ >= y) & (occ <= z)]
+            mu2 += (lead * c * float(np.sum((1.0 - alpha) ** (z - o))) / (le if z <= 2 * N
+                                                                           else gt)) ** 2
+        mus.append(math.sqrt(mu2))
+    mus_a = np.array(mus)
+    return np.full(mus_a.size, 1.0 / mus_a.size), mus_a
+
+
+def mixture_delta(weights: np.ndarray, mus: np.ndarray, eps: float) -> float:
+    """delta(eps) of a transcript that is mu_k-GDP with probability w_k, the index k released
+    with it (the average of the Gaussian curves Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2),
+    Balle and Wang 2018: the hockey-stick divergence of a mixture over a seen component)."""
+    from scipy import stats
+    m = np.asarray(mus, dtype=float)
+    pos = m > 0
+    d = np.zeros(m.size)
+    mp = m[pos]
+    d[pos] = stats.norm.cdf(-eps / mp + mp / 2) - np.exp(eps) * stats.norm.cdf(-eps / mp - mp / 2)
+    return float(np.dot(weights, d))
+
+
+def mixture_epsilon(weights: np.ndarray, mus: np.ndarray, delta: float) -> float:
+    """The smallest eps with :func:`mixture_delta` <= delta (exact eps of the mixture)."""
+    from scipy import optimize
+    if mixture_delta(weights, mus, 0.0) <= delta:
+        return 0.0
+    hi = 1.0
+    while mixture_delta(weights, mus, hi) > delta:
+        hi *= 2.0
+    return float(optimize.brentq(lambda e: mixture_delta(weights, mus, e) - delta, 0.0, hi,
+                                 xtol=1e-12))
+
+
+def linear_score_canary(obj: Any, data0: Any) -> dict[str, Any]:
+    """The gradient canary of :class:`LinearScore`: (X e1, +1) against (X e1, -1), X the
+    largest feature norm of the data: gradients +-X e1 at every w, at the full bound G = X
+    apart by 2G (the sensitivity 2 alpha G (1-alpha)^(z-p) per occurrence of Prop. 13's
+    step 1)."""
+    X = float(np.max(np.linalg.norm(data0.X, axis=1)))
+    x = np.zeros(obj.d)
+    x[0] = X
+    return {"x_in": x, "y_in": 1.0, "x_out": x.copy(), "y_out": -1.0, "influence": 2 * X,
+            "candidates": 2}
+
+
 _ZS = ("the transcript of the noisy clipped gradients, T = {T} (every iterate w_1..w_T; "
        "stage restart indices unseen)")
 MODELS: dict[str, TranscriptModel] = {
@@ -304,6 +519,25 @@ MODELS: dict[str, TranscriptModel] = {
         "use, T = {T} (not the output)", False, "raw", _wang2020_tr, hook=True,
         noise_keys=("sigma_H",)) for a in ("wang2020.alg1", "wang2020.alg2")},
     # projected steps hide the noisy gradient: the simulator hands it over
+    # tran2022 Algorithm 1 outputs w_1..w_T, which show only the direction of each m_hat_t:
+    # the noisy nodes are not output. Theorem 4's proof composes every node of levels < R
+    # given the permutations (its node count V holds for every permutation), so the adversary
+    # sees the nodes and the permutations; the simulator hands them over
+    "tran2022.alg1": TranscriptModel(
+        "the transcript of every noisy tree node f_[y,z] + zeta_[y,z] of levels < R and the "
+        "permutations, T = {T} (not the output: the iterates show only m_hat_t/||m_hat_t||)",
+        False, "raw", _tran2022_alg1, hook=True, mu_law=_tran2022_mu_law,
+        canary=linear_score_canary),
+    # tran2022 Algorithm 2: the G-, r- and Delta-nodes; on the linear loss the r-nodes
+    # (grad f(w_i, x) - grad f(u_q, x)) and Delta-nodes (grad f(u_q, x) - grad f(u_{q-1}, x))
+    # are 0 for every record on both neighbours, so the LLR is that of the G-nodes the
+    # reconstruction reads (levels <= floor(log2 N)), handed over with the permutations
+    "tran2022.alg2": TranscriptModel(
+        "the transcript of the noisy G-nodes F^G_[y,z] + zeta^G (levels <= floor(log2 N)) and the "
+        "permutations, T = {T}; r- and Delta-nodes carry no shift on this linear-loss canary "
+        "(not the output)",
+        False, "raw", _tran2022_alg1, hook=True, mu_law=_tran2022_mu_law,
+        canary=linear_score_canary),
     "zhang2017.bst14": TranscriptModel(
         "the transcript of the noisy gradients before projection, T = {T} (not the output)", False,
         "saturate", _bst14, hook=True),
@@ -375,7 +609,6 @@ def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
     from dptheory.verify.audit import POWER_FACTOR, gdp_epsilon, gdp_mu
     from dptheory_simulations.algorithms import get as get_alg
     from dptheory_simulations.objectives import Dataset
-    from dptheory_simulations.objectives import get as get_obj
 
     from .audits import (_NOISE_KEYS, OPEN_CONSTANTS, _calibration, _close, _num,
                          _open_choice, accountant_keys, differing_params)
@@ -384,14 +617,17 @@ def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
         raise ValueError(f"no transcript model for {alg_id!r}; known: {sorted(MODELS)}")
     model = MODELS[alg_id]
     alg = get_alg(alg_id)
-    obj = get_obj(cell["objective"], **cell.get("objective_params", {}))
+    obj = audit_objective(cell["objective"], **cell.get("objective_params", {}))
     params = dict(cell.get("params", {}))
     data0 = obj.make_data(int(cell["n"]) - 1, int(cell.get("data_seed", 0)))
     w0 = np.zeros(obj.d)
     bound = float(params.get({"clip": "clip", "normalise": "r"}.get(model.transform, ""),
                              math.inf))
-    can = transcript_canary(obj, data0, w0, transform=model.transform, bound=bound,
-                            seed=int(cell.get("data_seed", 0)))
+    if model.canary is not None:
+        can = model.canary(obj, data0)
+    else:
+        can = transcript_canary(obj, data0, w0, transform=model.transform, bound=bound,
+                                seed=int(cell.get("data_seed", 0)))
     d_in = Dataset(np.vstack([data0.X, can["x_in"]]), np.append(data0.y, can["y_in"]))
     d_out = Dataset(np.vstack([data0.X, can["x_out"]]), np.append(data0.y, can["y_out"]))
     cal = _calibration(cell)
@@ -406,21 +642,37 @@ def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
                                   seed=seed, first=4 * offset, offset=offset)
         mu_paper = pilot["mu"][1]
         mu_target = gdp_mu(POWER_FACTOR * eps, delta)
+        factor = mu_paper / mu_target
+        if model.mu_law is not None:
+            # the exact mixture over the released permutations: scale all mu by 1/factor
+            lw, lm = model.mu_law(obj, d_in, d_out, pilot["res_out"])
+            factor = _mixture_factor(lw, lm, POWER_FACTOR * eps, delta)
         noise = pilot["res_out"].noise
         for k in (key, *model.noise_keys):
             # the run's name of the calibrated value (noise_scale -> s)
             v = next(float(noise[x]) for x in _NOISE_KEYS.get(k, (k,)) if x in noise)
-            common[k] = v * mu_paper / mu_target
-        twin_how = (f"noise {', '.join((key, *model.noise_keys))} x {mu_paper / mu_target:.4g}: "
-                    f"the transcript's GDP mu "
-                    f"{mu_paper:.4g} -> {mu_target:.4g} (exact eps {POWER_FACTOR * eps:g} at "
-                    f"delta = {delta:g})")
+            common[k] = v * factor
+        twin_how = (f"noise {', '.join((key, *model.noise_keys))} x {factor:.4g}: "
+                    + (f"the transcript's GDP mu {mu_paper:.4g} -> {mu_target:.4g}"
+                       if model.mu_law is None else
+                       "every position's GDP mu divided by it, the mixture over the released "
+                       "permutations")
+                    + f" (exact eps {POWER_FACTOR * eps:g} at delta = {delta:g})")
     sc = transcript_scores(alg, obj, d_in, d_out, model, common, reps=reps, seed=seed,
                            first=fr, offset=offset)
     r_in, r_out = sc["res_in"], sc["res_out"]
     priv = r_out.privacy
     mu_lo, mu_hi = sc["mu"]
     sees = model.sees.format(T=sc["T"])
+    eps_tr = [gdp_epsilon(mu_lo, delta), gdp_epsilon(mu_hi, delta)]
+    law: dict[str, Any] = {}
+    if model.mu_law is not None:
+        lw, lm = model.mu_law(obj, d_in, d_out, r_out)
+        e_mix = mixture_epsilon(lw, lm, delta)
+        eps_tr = [e_mix, e_mix]
+        law = {"epsilon_transcript_worst_position": gdp_epsilon(float(lm.max()), delta),
+               "mu_law": {"positions": int(lm.size), "min": float(lm.min()),
+                          "max": float(lm.max())}}
     open_c = {k: float(r_out.params[k]) for k in OPEN_CONSTANTS.get(alg_id, ())
               if _num(r_out.params.get(k)) is not None}
     return {"scores_in": [float(v) for v in sc["in"]],
@@ -429,9 +681,9 @@ def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
             # exact eps of the transcript on this canary (Gaussian DP composition): between
             # the values at the smallest and the largest ||Delta_t|| met
             "mu_transcript": [mu_lo, mu_hi],
-            "epsilon_transcript": [gdp_epsilon(mu_lo, delta), gdp_epsilon(mu_hi, delta)],
+            "epsilon_transcript": eps_tr, **law,
             "noise_std": sc["s"], "steps": sc["T"],
-            "epsilon_twin": gdp_epsilon(mu_hi, delta) if cal == "twin" else None,
+            "epsilon_twin": eps_tr[1] if cal == "twin" else None,
             "twin_calibration": twin_how,
             "delta": delta, "algorithm": alg_id, "calibration": cal, "bug": "",
             "calibration_data_independent": _close(r_in.privacy, r_out.privacy),
@@ -445,6 +697,20 @@ def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
             "canary": {"x_in": [float(v) for v in can["x_in"]], "y_in": can["y_in"],
                        "x_out": [float(v) for v in can["x_out"]], "y_out": can["y_out"],
                        "influence": can["influence"], "candidates": can["candidates"]}}
+
+
+def _mixture_factor(weights: np.ndarray, mus: np.ndarray, target: float, delta: float) -> float:
+    """The factor f with :func:`mixture_epsilon` (weights, mus / f) = ``target`` (the noise
+    multiplier that gives the mixture exactly eps = target)."""
+    from scipy import optimize
+    def gap(lf: float) -> float:
+        return mixture_epsilon(weights, mus / math.exp(lf), delta) - target
+    lo, hi = -1.0, 1.0
+    while gap(lo) < 0:
+        lo -= 1.0
+    while gap(hi) > 0:
+        hi += 1.0
+    return math.exp(optimize.brentq(gap, lo, hi, xtol=1e-12))
 
 
 #: pilot runs (paper calibration) that measure the transcript's mu for the twin
