@@ -69,6 +69,7 @@ CREATE TABLE IF NOT EXISTS cells (
     status    TEXT NOT NULL,
     result    TEXT,
     wall_time REAL,
+    cpu_time  REAL,
     finished  TEXT,
     attempts  INTEGER NOT NULL DEFAULT 1,
     checksum  TEXT,
@@ -99,7 +100,8 @@ CREATE TABLE IF NOT EXISTS events (
 # Columns added after the first release: (table, column, declaration) added to older files.
 _MIGRATIONS = (("cells", "checksum", "TEXT"),
                ("findings", "grading", "TEXT NOT NULL DEFAULT '{}'"),
-               ("findings", "checksum", "TEXT"))
+               ("findings", "checksum", "TEXT"),
+               ("cells", "cpu_time", "REAL"))
 
 # The columns of a findings row that its checksum covers, in this order.
 _FINDING_FIELDS = ("run_id", "item", "check_id", "summary", "evidence", "reproduce", "created",
@@ -485,9 +487,11 @@ class Store:
 
     # -- cells ------------------------------------------------------------------------
     def put(self, run_id: str, key: str, result: Any, *, wall_time: float | None = None,
-            status: str = "done", encoded: bool = False) -> None:
+            status: str = "done", encoded: bool = False, cpu_time: float | None = None) -> None:
         """Write one cell with its checksum (over run id, key, status and result) and commit
-        at once. ``encoded``: ``result`` is already JSON text.
+        at once. ``encoded``: ``result`` is already JSON text. ``wall_time`` and ``cpu_time``
+        are the seconds the cell took in its worker (CPU time of the worker process: on a
+        shared machine it measures the work, where wall time also measures the load).
 
         Writing a cell again replaces it and increments its ``attempts`` count.
         """
@@ -495,12 +499,14 @@ class Store:
             raise ValueError(f"status must be one of {CELL_STATUSES}, got {status!r}")
         text = result if encoded else dumps(result)
         self._write(lambda c: c.execute(
-            "INSERT INTO cells (run_id, key, status, result, wall_time, finished, attempts, "
-            "checksum) VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT(run_id, key) DO UPDATE SET "
-            "status=excluded.status, result=excluded.result, wall_time=excluded.wall_time, "
+            "INSERT INTO cells (run_id, key, status, result, wall_time, cpu_time, finished, "
+            "attempts, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT(run_id, key) "
+            "DO UPDATE SET status=excluded.status, result=excluded.result, "
+            "wall_time=excluded.wall_time, cpu_time=excluded.cpu_time, "
             "finished=excluded.finished, attempts=cells.attempts + 1, "
             "checksum=excluded.checksum",
-            (run_id, key, status, text, wall_time, _now(), checksum(run_id, key, status, text))))
+            (run_id, key, status, text, wall_time, cpu_time, _now(),
+             checksum(run_id, key, status, text))))
 
     def _done_rows(self, run_id: str, key: str | None = None) -> list[tuple[str, str]]:
         """``(key, result text)`` of the finished cells that pass their checksum, in key
@@ -569,11 +575,24 @@ class Store:
         return {k: loads(texts[k]) for k in keys if k in texts}
 
     def cells(self, run_id: str) -> list[dict[str, Any]]:
-        """Every cell row of a run (key, status, wall time, finished, attempts), by finish time."""
-        rows = self._read("SELECT key, status, wall_time, finished, attempts FROM cells "
+        """Every cell row of a run (key, status, wall time, CPU time, finished, attempts), by
+        finish time; ``cpu_time`` is None for cells stored before it was recorded."""
+        cpu = "cpu_time" if "cpu_time" in self._columns("cells") else "NULL"
+        rows = self._read(f"SELECT key, status, wall_time, {cpu}, finished, attempts FROM cells "
                           "WHERE run_id=? ORDER BY finished, key", (run_id,))
-        return [{"key": k, "status": s, "wall_time": w, "finished": f, "attempts": a}
-                for k, s, w, f, a in rows]
+        return [{"key": k, "status": s, "wall_time": w, "cpu_time": c, "finished": f,
+                 "attempts": a} for k, s, w, c, f, a in rows]
+
+    def cell_times(self, keys: Iterable[str] | None = None) -> dict[str, float]:
+        """The CPU seconds (wall seconds where no CPU time was stored) of finished cells, by
+        key, over every run of the store (the latest finished row of a key wins); ``keys``
+        restricts the answer. Used to schedule the longest cells first."""
+        cpu = "cpu_time" if "cpu_time" in self._columns("cells") else "NULL"
+        rows = self._read(f"SELECT key, COALESCE({cpu}, wall_time) FROM cells WHERE "
+                          "status='done' ORDER BY finished")
+        want = None if keys is None else set(keys)
+        return {k: float(t) for k, t in rows
+                if t is not None and (want is None or k in want)}
 
     def finished(self, run_id: str) -> set[str]:
         """The keys of the run's finished cells whose stored result passes its checksum."""

@@ -24,6 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dptheory.symbolic.assumptions import Assumption
+from ._seeding import generators
 from dptheory_simulations.objectives.base import check_positive  # noqa: F401 - shared by the simulators
 
 CALIBRATIONS = ("paper", "tight")
@@ -51,9 +52,14 @@ class ReplicateStreams:
         self.reps = int(reps)
         # about 32 MB of buffer per kind at most, whatever the number of replicates
         self.block = int(min(1 << 14, max(256, (1 << 22) // self.reps)))
-        self.gens = {kind: [np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-            int(seed), spawn_key=(int(first_replicate) + r, k)))) for r in range(self.reps)]
-            for k, kind in enumerate(self.KINDS)}
+        # the same streams as Generator(PCG64(SeedSequence(seed, spawn_key=(first + r, k)))),
+        # hashed for all replicates at once; "aux" keeps NumPy's SeedSequence (it spawns)
+        self.gens = {kind: generators([(int(seed), (int(first_replicate) + r, k))
+                                       for r in range(self.reps)]) if kind != "aux" else
+                     [np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+                         int(seed), spawn_key=(int(first_replicate) + r, k))))
+                      for r in range(self.reps)]
+                     for k, kind in enumerate(self.KINDS)}
         self._buf: dict[str, np.ndarray] = {}
         self._pos: dict[str, int] = {}
 

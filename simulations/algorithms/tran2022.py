@@ -38,6 +38,7 @@ from dptheory.symbolic.numeric import resolve_settings
 from dptheory.budget import check_steps
 from dptheory.symbolic.symbols import S
 
+from ._seeding import generators
 from .base import two_sided
 from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_calibration,
                    check_privacy, check_reps, metrics_at)
@@ -87,8 +88,8 @@ class KeyedNormals:
         self._streams: dict[tuple[int, int], list] = {}
 
     def _generators(self, level: int, parity: int) -> list[np.random.Generator]:
-        return [np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-            k, spawn_key=(self.family, int(level), int(parity))))) for k in self.keys]
+        key = (self.family, int(level), int(parity))
+        return generators([(k, key) for k in self.keys])
 
     def _chunk(self, level: int, parity: int, c: int) -> np.ndarray:
         st = self._streams.get((level, parity))

@@ -91,3 +91,28 @@ def test_thm6_binds_at_the_recipe_instance():
         G, L, R = X / math.sqrt(2), X * X, float(obj.F(__import__("numpy").zeros(5), data))
         b = _thm6_by_hand(N, 5, 100.0, 1e-5, G, L, R)
         assert (b < G) is binds, (N, b, G)
+
+
+@pytest.mark.parametrize("item", ["tran2022.thm6", "tran2022.thm6.corrected", "tran2022.thm9"])
+def test_compiled_bound_agrees_with_the_catalog_evaluation(item):
+    # the compiled (float) T setting and bound that the bisection uses against SymPy's exact
+    # substitution (catalog_bound, _steps), over N from 10 to 1e12; and the binding point
+    # solved with each is the same integer
+    from simulations.experiments import tran2022 as t
+    from simulations.experiments.cells import catalog_bound
+    T_of, bound_of = t._compiled_bound(item)
+    vals = {"d": 5.0, "eps": 1.0, "delta": 1e-5, "G": 0.7, "beta": 1.3, "Fgap": 0.4}
+
+    def exact(N):
+        return catalog_bound(item, {**vals, "n": N, "T": t._steps(item, N, vals)})
+
+    def fast(N):
+        return bound_of({**vals, "n": N, "T": T_of(N, vals)})
+
+    for N in (10.0, 37.0, 1234.5, 8.8e4, 3e7, 1e12):
+        # the same integer while T < 2**53; above, both are floats a few ulps apart
+        assert T_of(N, vals) == pytest.approx(t._steps(item, N, vals), rel=1e-14, abs=0)
+        if t._steps(item, N, vals) < 2 ** 53:
+            assert T_of(N, vals) == t._steps(item, N, vals)
+        assert fast(N) == pytest.approx(exact(N), rel=1e-12)
+    assert binding_point(fast, 0.7, 32.0, 1e12) == binding_point(exact, 0.7, 32.0, 1e12)

@@ -248,3 +248,36 @@ def test_progress_bar_on_a_terminal(monkeypatch):
     monkeypatch.setattr(sys, "stderr", err2)
     run_cells(draw, _cells(3), n_jobs=1, base_seed=BASE_SEED, progress=False)
     assert err2.getvalue() == ""
+
+
+# ---------------------------------------------------------------------------- timing, order
+def test_cell_times_are_worker_cpu_and_wall_seconds(tmp_path):
+    # a cell that sleeps 0.3 s takes >= 0.3 s of wall time but almost no CPU time: the
+    # stored cpu_time is the worker's process time, not the wall clock
+    cells = seed_cells(_cells(2), BASE_SEED)
+    with Store(tmp_path / "t.db") as store:
+        run_cells(partial(draw, sleep=0.3), cells, store=store, run_id="t", n_jobs=1,
+                  progress=False)
+        rows = store.cells("t")
+        assert all(r["wall_time"] >= 0.3 and 0 <= r["cpu_time"] < 0.15 for r in rows)
+        assert store.cell_times() == {r["key"]: r["cpu_time"] for r in rows}
+
+
+def test_cells_timed_before_start_longest_first(tmp_path, monkeypatch):
+    import dptheory.parallel as parallel
+    started: list[str] = []
+
+    def serial_recording(func, todo, n_jobs):
+        started.extend(k for _, k in todo)
+        return parallel._serial(func, todo)
+
+    monkeypatch.setattr(parallel, "_joblib", serial_recording)
+    cells = seed_cells(_cells(5), BASE_SEED)
+    keys = [cell_key(c) for c in cells]
+    with Store(tmp_path / "o.db") as store:
+        store.new_run("earlier", {}, "earlier")
+        for k, seconds in zip(keys[1:], (1.0, 5.0, 3.0, 2.0)):   # keys[0] never timed
+            store.put("earlier", k, {}, wall_time=seconds + 1, cpu_time=seconds)
+        out = run_cells(draw, cells, store=store, run_id="now", n_jobs=2, progress=False)
+    assert started == [keys[0], keys[2], keys[3], keys[4], keys[1]]
+    assert list(out) == keys and _same(out, _reference(5))   # the order changes no result
