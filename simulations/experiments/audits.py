@@ -211,9 +211,10 @@ def choose_output_canary(alg: Any, obj: Any, data0: Any, cell: dict[str, Any],
 def _setup(cell: dict[str, Any]):
     from dptheory_simulations.algorithms import get as get_alg
     from dptheory_simulations.objectives import Dataset
-    from dptheory_simulations.objectives import get as get_obj
+
+    from .transcripts import audit_objective       # registered families and audit-only ones
     alg = get_alg(cell["algorithm"])
-    obj = get_obj(cell["objective"], **cell.get("objective_params", {}))
+    obj = audit_objective(cell["objective"], **cell.get("objective_params", {}))
     n = int(cell["n"])
     data0 = obj.make_data(n - 1, int(cell.get("data_seed", 0)))
     params = dict(cell.get("params", {}))
