@@ -290,3 +290,31 @@ def dpageem_coupled_moments(*, u0: float, h: float, eta0: float, T0: int, tMon0:
         PO = ((tot + tot2) / T).reshape(5, 5)
         P = R @ PO @ R.T
     return {"Ed": float(P[0, 4]), "Ed2": float(P[0, 0]), "Edu": float(P[0, 2])}
+
+
+def dpageem_coupled_gap(X: np.ndarray, Xp: np.ndarray, *, r: float, h: float, eta0: float,
+                        T0: int, tMon0: int, K: int, varrho: float, pi: float, B: int
+                        ) -> tuple[float, dict[str, float]]:
+    """Exact sup_{||x_z|| <= r} E[f(w_S, z) - f(w_S', z)] of DPageEM's coupled runs (shared
+    batches, noise, output indices; zhang2021, Theorem 3.3's quantity) on the quadratic
+    f(w, x) = (h/2)||w||^2 + <x, w> with h = 1, from w_0 = 0; S = ``X``, S' = ``Xp`` differ
+    in exactly one row. With D = d delta: E<w_S', D> + E||D||^2/2 + r ||E D|| (the sup over
+    z of the linear term <x_z, E D>); returns (gap, moments)."""
+    X, Xp = np.asarray(X, dtype=float), np.asarray(Xp, dtype=float)
+    diff = np.flatnonzero(np.any(X != Xp, axis=1))
+    if X.shape != Xp.shape or diff.size != 1:
+        raise ValueError("X and Xp must have the same shape and differ in exactly one row")
+    if h != 1.0:
+        raise ValueError(f"h must be 1 (w* = -x_bar), got {h}")
+    i, n = int(diff[0]), X.shape[0]
+    dv = X[i] - Xp[i]
+    xbp = Xp.mean(axis=0)
+    proj = (Xp - xbp) @ dv
+    fp = (n - B) / (n - 1) if n > 1 else 0.0
+    m = dpageem_coupled_moments(u0=float(xbp @ dv), h=h, eta0=eta0, T0=T0, tMon0=tMon0, K=K,
+                                varrho=varrho, pi=pi, n=n, B=B, c_iz=float(proj[i]) / n * fp,
+                                var_z=float(np.mean(proj ** 2)) / B * fp, delta_sq=float(dv @ dv))
+    dn = float(np.linalg.norm(dv))
+    # E<w_S', D> = E[d u] + E[d] <w*', delta>, w*' = -x_bar'
+    gap = m["Edu"] - m["Ed"] * float(xbp @ dv) + 0.5 * m["Ed2"] * dn * dn + r * abs(m["Ed"]) * dn
+    return float(gap), m

@@ -631,7 +631,7 @@ def coupled_stability_exact(cell: dict) -> dict:
     by its antipode, so ||x_i - x'_i|| = 2r. ``bound_divisor`` plants alpha/k.
     """
     from dptheory_simulations.algorithms.zhang2021 import pi_tight  # noqa: PLC0415
-    from .exact import dpageem_coupled_moments, dpageem_leave_probability  # noqa: PLC0415
+    from .exact import dpageem_coupled_gap, dpageem_leave_probability  # noqa: PLC0415
     p = {**cell, **cell.get("point", {})}
     n = int(p["n"])
     obj, data = objective_and_data(p, n)
@@ -651,18 +651,9 @@ def coupled_stability_exact(cell: dict) -> dict:
     tMon0 = int(p.get("tMon0", st["tMon0"]))
     steps = 2 * T0 * (2 ** K - 1)
     pi = pi_tight(eps=eps, delta=delta, L=L, B=B, n=n, steps=steps)
-    dv = X[0] - Xp[0]
-    xbp = Xp.mean(axis=0)
-    proj = (Xp - xbp) @ dv
-    Vd = float(np.mean(proj ** 2))
-    var_z = Vd / B * (n - B) / (n - 1) if n > 1 else 0.0
-    c_iz = float(proj[0]) / n * (n - B) / (n - 1) if n > 1 else 0.0
-    m = dpageem_coupled_moments(u0=float(xbp @ dv), h=1.0, eta0=eta, T0=T0, tMon0=tMon0, K=K,
-                                varrho=varrho, pi=pi, n=n, B=B, c_iz=c_iz, var_z=var_z,
-                                delta_sq=float(dv @ dv))
-    dn = float(np.linalg.norm(dv))
-    # E<w_S', D> = E[d u] + E[d] <w*', delta>, w*' = -x_bar'
-    value = m["Edu"] - m["Ed"] * float(xbp @ dv) + 0.5 * m["Ed2"] * dn * dn + r * abs(m["Ed"]) * dn
+    value, m = dpageem_coupled_gap(X, Xp, r=r, h=1.0, eta0=eta, T0=T0, tMon0=tMon0, K=K,
+                                   varrho=varrho, pi=pi, B=B)
+    dn = 2.0 * r
     p_leave = 0.0
     for D_ in (S, Sp):
         xb = D_.X.mean(axis=0)
@@ -679,7 +670,8 @@ def coupled_stability_exact(cell: dict) -> dict:
     al = alpha_thm33(L=L / M, beta=1.0 / M, mu=st["mu_pl"] / M, theta=st["theta"], n=n, B=B,
                      K=K, T0=T0, tMon0=tMon0, varrho=varrho, eta0=eta * M)
     bound = al["alpha"] / float(p.get("bound_divisor", 1.0))
-    hyps = {"0<c4<2": bool(0 < al["c4"] < 2), "Gamma<1/2": bool(al["c4"] / 4.0 < 0.5)}
+    hyps = {"0<c4<2": bool(0 < al["c4"] < 2), "Gamma<1/2": bool(al["c4"] / 4.0 < 0.5),
+            "runs stay in the ball (p_leave < 1e-6)": bool(p_leave < 1e-6)}
     how = (f"exact joint second-moment recursion of the coupled DPageEM runs on a quadratic "
            f"(Hessian I): n = {n}, K = {K}, T0 = {T0}, t0_Mon = {tMon0}, eta0 = {eta:.4g}, "
            f"B = {B}, pi = {pi:.4g}, {steps} steps, ||x_i - x'_i|| = {dn:g}; E d = {m['Ed']:.4g}, "
