@@ -224,3 +224,97 @@ def dpageem_leave_probability(*, radius: float, w_star_norm: float, h: float, et
         p_z = 2.0 * math.exp(-(r / 2) ** 2 / (2.0 * zeta_max ** 2 * vbar)) if zeta_max > 0 else 0.0
         total += T0 * 2 ** k * (p_g + p_z)
     return float(min(1.0, total))
+
+
+# ============================================================================ coupled DPageEM
+# Uniform stability on the same quadratic (zhang2021, Theorem 3.3): runs on S and S' (record
+# i replaced, delta = x_i - x'_i) share batches, noise and output indices, so their
+# difference is D_t = d_t delta with a scalar d_t driven only by I_t = 1[i in batch t]:
+#     d_t = (1 + rho_t - eta h) d_{t-1} - rho_t d_{t-2} - eta I_t / B,   d_0 = d_{-1} = 0,
+# and the run on S' has u_t = <e'_t, delta> with the same coefficients, driven by
+# -eta <nu'_t, delta>. Per step (I_t, <zeta'_t, delta>, <xi_t, delta>) is independent of the
+# past, with E I = B/n, E I^2 = B/n, E <zeta', delta> = 0, E[I <zeta', delta>] =
+# (1/n) <x'_i - x_bar', delta> (n - B)/(n - 1) (given i in the batch, each other record is
+# one of the n - 1 others uniformly), E <zeta', delta>^2 = ||delta||-projected finite-
+# population variance, E <xi, delta>^2 = ||delta||^2, xi independent of the rest. With
+# s = (d_t, d_{t-1}, u_t, u_{t-1}, 1), s_t = (A + b_t e^T) s_{t-1}, so P = E[s s^T] follows
+# the exact linear map P -> A P A^T + A P e E[b]^T + E[b] e^T P A^T + E[b b^T] (e^T P e = 1).
+
+
+def _coupled_map(eta: float, h: float, rho: float, *, p_in: float, B: int, c_iz: float,
+                 var_z: float, var_xi: float) -> np.ndarray:
+    a = 1.0 + rho - eta * h
+    A = np.array([[a, -rho, 0, 0, 0], [1, 0, 0, 0, 0], [0, 0, a, -rho, 0], [0, 0, 1, 0, 0],
+                  [0, 0, 0, 0, 1]], dtype=float)
+    bbar = np.array([-eta * p_in / B, 0, 0, 0, 0])
+    Q = np.zeros((5, 5))
+    Q[0, 0] = eta * eta * p_in / (B * B)
+    Q[0, 2] = Q[2, 0] = eta * eta * c_iz / B
+    Q[2, 2] = eta * eta * (var_z + var_xi)
+    e = np.zeros(5)
+    e[4] = 1.0
+    L = np.zeros((25, 25))
+    for j in range(25):
+        P = np.zeros(25)
+        P[j] = 1.0
+        P = P.reshape(5, 5)
+        Pn = A @ P @ A.T + np.outer(A @ P @ e, bbar) + np.outer(bbar, e @ P @ A.T) + Q * P[4, 4]
+        L[:, j] = Pn.ravel()
+    return L
+
+
+def dpageem_coupled_moments(*, u0: float, h: float, eta0: float, T0: int, tMon0: int, K: int,
+                            varrho: float, pi: float, n: int, B: int, c_iz: float, var_z: float,
+                            delta_sq: float) -> dict[str, float]:
+    """Exact (E d, E d^2, E d u) at DPageEM's output (zhang2021, Algorithm 1, stages as in
+    :func:`dpageem_excess`) for the coupled runs of the section comment: D = d delta is the
+    difference of the outputs on S and S', u = <w'^K - w*', delta>; ``u0`` = <w_0 - w*',
+    delta>, ``c_iz`` = E[I <zeta', delta>] B/B (the correlation (1/n)<x'_i - x_bar', delta>
+    (n - B)/(n - 1)), ``var_z`` = E <zeta', delta>^2, ``delta_sq`` = ||delta||^2."""
+    if not (1 <= int(B) <= int(n)) or int(K) < 1 or int(T0) < 1 or not (0 <= int(tMon0) <= int(T0)):
+        raise ValueError(f"need 1 <= B <= n, K >= 1, 0 <= tMon0 <= T0; got B={B}, n={n}, "
+                         f"K={K}, T0={T0}, tMon0={tMon0}")
+    s0 = np.array([0.0, 0.0, u0, u0, 1.0])
+    P = np.outer(s0, s0)
+    R = np.zeros((5, 5))                       # momentum restart: (d, d, u, u, 1)
+    R[0, 0] = R[1, 0] = R[2, 2] = R[3, 2] = R[4, 4] = 1.0
+    zero = np.zeros(25)
+    for k in range(1, int(K) + 1):
+        eta = eta0 * 2.0 ** -k
+        _step(eta, h)
+        T, tm = int(T0) * 2 ** k, int(tMon0) * 2 ** k
+        kw = dict(p_in=B / n, B=int(B), c_iz=c_iz, var_z=var_z, var_xi=pi * pi * delta_sq)
+        X = P.ravel()
+        X, tot = _affine_segment(_coupled_map(eta, h, varrho, **kw), zero, X, tm)
+        X, tot2 = _affine_segment(_coupled_map(eta, h, 0.0, **kw), zero, X, T - tm)
+        PO = ((tot + tot2) / T).reshape(5, 5)
+        P = R @ PO @ R.T
+    return {"Ed": float(P[0, 4]), "Ed2": float(P[0, 0]), "Edu": float(P[0, 2])}
+
+
+def dpageem_coupled_gap(X: np.ndarray, Xp: np.ndarray, *, r: float, h: float, eta0: float,
+                        T0: int, tMon0: int, K: int, varrho: float, pi: float, B: int
+                        ) -> tuple[float, dict[str, float]]:
+    """Exact sup_{||x_z|| <= r} E[f(w_S, z) - f(w_S', z)] of DPageEM's coupled runs (shared
+    batches, noise, output indices; zhang2021, Theorem 3.3's quantity) on the quadratic
+    f(w, x) = (h/2)||w||^2 + <x, w> with h = 1, from w_0 = 0; S = ``X``, S' = ``Xp`` differ
+    in exactly one row. With D = d delta: E<w_S', D> + E||D||^2/2 + r ||E D|| (the sup over
+    z of the linear term <x_z, E D>); returns (gap, moments)."""
+    X, Xp = np.asarray(X, dtype=float), np.asarray(Xp, dtype=float)
+    diff = np.flatnonzero(np.any(X != Xp, axis=1))
+    if X.shape != Xp.shape or diff.size != 1:
+        raise ValueError("X and Xp must have the same shape and differ in exactly one row")
+    if h != 1.0:
+        raise ValueError(f"h must be 1 (w* = -x_bar), got {h}")
+    i, n = int(diff[0]), X.shape[0]
+    dv = X[i] - Xp[i]
+    xbp = Xp.mean(axis=0)
+    proj = (Xp - xbp) @ dv
+    fp = (n - B) / (n - 1) if n > 1 else 0.0
+    m = dpageem_coupled_moments(u0=float(xbp @ dv), h=h, eta0=eta0, T0=T0, tMon0=tMon0, K=K,
+                                varrho=varrho, pi=pi, n=n, B=B, c_iz=float(proj[i]) / n * fp,
+                                var_z=float(np.mean(proj ** 2)) / B * fp, delta_sq=float(dv @ dv))
+    dn = float(np.linalg.norm(dv))
+    # E<w_S', D> = E[d u] + E[d] <w*', delta>, w*' = -x_bar'
+    gap = m["Edu"] - m["Ed"] * float(xbp @ dv) + 0.5 * m["Ed2"] * dn * dn + r * abs(m["Ed"]) * dn
+    return float(gap), m
