@@ -87,41 +87,15 @@ import numpy as np
 
 from dptheory.verify.recipe import Recipe
 
+from .audit_parts import (_NOISE_KEYS, OPEN_CONSTANTS, _calibration, _clip_rows, _close,  # noqa: F401
+                          _num, _open_choice, accountant_keys, candidate_records,
+                          differing_params)
+
 OUT_OFFSET = 1_000_000_000          # replicate offset of the runs on D_out
 # override parameter -> keys of RunResult.noise holding the calibrated value, in order
-_NOISE_KEYS = {"pi": ("pi",), "sigma": ("sigma",), "noise_scale": ("s", "laplace_scale")}
 
 
 # ------------------------------------------------------------------------ canary search
-def _clip_rows(g: np.ndarray, C: float | None) -> np.ndarray:
-    if C is None or not np.isfinite(C):
-        return g
-    nrm = np.linalg.norm(g, axis=-1, keepdims=True)
-    return g * np.minimum(1.0, C / np.maximum(nrm, 1e-300))
-
-
-def candidate_records(objective: Any, data: Any, seed: int, k: int = 24) -> tuple[np.ndarray, np.ndarray]:
-    """Candidate canaries (X, y) within the data's feature-norm bound and label range."""
-    d = data.d
-    rmax = float(np.max(np.linalg.norm(data.X, axis=1)))
-    # as many fresh rows as the family allows (pl-nonconvex needs n <= d)
-    fresh = objective.make_data(min(k, data.n), np.random.default_rng(seed + 7919))
-    dirs = [fresh.X, np.eye(d), -np.eye(d)]
-    Xc = np.concatenate(dirs)
-    nrm = np.linalg.norm(Xc, axis=1, keepdims=True)
-    Xc = rmax * Xc / np.maximum(nrm, 1e-300)
-    ys = np.unique(np.concatenate([data.y, fresh.y]))
-    if ys.size <= 3:                       # labels: keep them as they are
-        yc = ys
-    else:
-        Y = float(np.max(np.abs(ys)))
-        yc = np.unique(np.concatenate([np.linspace(-Y, Y, 9), [math.sqrt(2), -math.sqrt(2)]]))
-        yc = yc[(yc >= ys.min() - 1e-12) & (yc <= ys.max() + 1e-12)] if ys.min() >= 0 else yc
-    X = np.repeat(Xc, yc.size, axis=0)
-    y = np.tile(yc, Xc.shape[0])
-    return X, y
-
-
 def choose_canary(objective: Any, data0: Any, w0: np.ndarray, *, clip: float | None,
                   seed: int) -> dict[str, Any]:
     """Adversarial search over candidate pairs: the largest clipped gradient difference."""
@@ -227,10 +201,6 @@ def _setup(cell: dict[str, Any]):
     d_in = Dataset(np.vstack([data0.X, can["x_in"]]), np.append(data0.y, can["y_in"]))
     d_out = Dataset(np.vstack([data0.X, can["x_out"]]), np.append(data0.y, can["y_out"]))
     return alg, obj, d_in, d_out, params, can, w0
-
-
-def _calibration(cell: dict[str, Any]) -> str:
-    return cell.get("point", {}).get("calibration", cell.get("calibration", "paper"))
 
 
 def audit_cell(cell: dict[str, Any]) -> dict[str, Any]:
@@ -347,18 +317,6 @@ def _pair_privacy(cell: dict[str, Any], can: dict[str, Any], run: Any,
             "epsilon_pair": None if not s else gdp_epsilon(shift / s, delta)}
 
 
-def accountant_keys(priv: dict[str, Any]) -> dict[str, Any]:
-    """The privacy keys of an audit cell from a run's ``privacy``: the tight and paper eps
-    and the two-sided accountant's interval on the noise actually used (None when it
-    failed)."""
-    return {"epsilon_tight": float(priv["tight"]["epsilon"]),
-            "epsilon_paper": _num(priv.get("paper", {}).get("epsilon")),
-            "epsilon_lower_certified": _num(priv["tight"].get("epsilon_lower")),
-            "epsilon_upper_certified": _num(priv["tight"].get("epsilon_upper")),
-            "interval_method": priv["tight"].get("interval_method",
-                                                 priv["tight"].get("interval_error"))}
-
-
 _TWIN_CACHE: dict[str, tuple[float, str]] = {}
 
 
@@ -432,60 +390,7 @@ def _pilot_direction(alg: Any, obj: Any, d_in: Any, d_out: Any, common: dict, se
     return v / nv
 
 
-def differing_params(a: dict, b: dict) -> list[str]:
-    """Numeric entries of two parameter dicts that differ (relative 1e-9)."""
-    out = []
-    for k in sorted(set(a) & set(b)):
-        x, y = a[k], b[k]
-        if isinstance(x, (bool, np.bool_)) or isinstance(y, (bool, np.bool_)):
-            continue
-        if isinstance(x, (int, float, np.integer, np.floating)) and \
-                isinstance(y, (int, float, np.integer, np.floating)):
-            fx, fy = float(x), float(y)
-            if math.isfinite(fx) and math.isfinite(fy) and \
-                    not math.isclose(fx, fy, rel_tol=1e-9, abs_tol=1e-300):
-                out.append(k)
-    return out
-
-
-def _num(x: Any) -> float | None:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return None
-    return v if math.isfinite(v) else None
-
-
-def _close(a: dict, b: dict) -> bool:
-    try:
-        return all(math.isclose(float(a[k]["epsilon"]), float(b[k]["epsilon"]), rel_tol=1e-9)
-                   for k in a if "epsilon" in a[k])
-    except (KeyError, TypeError, ValueError):
-        return False
-
-
 # ------------------------------------------------------------------------ recipes
-#: algorithms whose paper states its privacy noise up to an absolute constant it does not
-#: give (an existence claim): run parameter names of the constant dptheory chooses
-OPEN_CONSTANTS = {**{a: ("c2",) for a in (
-    "zhang2021.alg1", "zhang2021.alg2", "zhang2021.dpages", "zhang2021.dpsgd-const",
-    "zhang2021.dpsgd-c-t", "zhang2021.dpsgd-c-sqrt-t", "zhang2021.dpsgdm-const",
-    "zhang2021.dpsgdem-const")}, "yang2022.alg1": ("c2",), "yang2022.dpsgd": ("c2",)}
-
-
-def _open_choice(cell: dict[str, Any]) -> str:
-    """How dptheory chose the open constant of ``cell``'s algorithm: given in the audit's
-    parameters, or the simulators' default (zhang2021 ``_calibrate``, yang2022 ``c2="tight"``):
-    the smallest value at which the tight accountant certifies the claimed (eps, delta) at the
-    run's (n, B, T)."""
-    given = [k for k in OPEN_CONSTANTS.get(cell["algorithm"], ())
-             if isinstance(cell.get("params", {}).get(k), (int, float))]
-    if given:
-        return "as given in the audit's parameters"
-    return ("the smallest value at which dptheory's tight accountant certifies the claimed "
-            "(eps, delta) at this n, B, T")
-
-
 #: what the membership adversary of :func:`audit_cell` sees
 ADVERSARY = ("the final iterate only, projected on the canary's gradient direction "
              "(replace-one canary pair, start point w0 = 0)")

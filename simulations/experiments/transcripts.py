@@ -551,7 +551,7 @@ def transcript_canary(obj: Any, data0: Any, w0: np.ndarray, *, transform: str,
     normalised with ``r = bound``) differ most at w0, among the candidates of
     :func:`.audits.candidate_records` and the same with labels or features scaled by
     :data:`CANARY_SCALE` (saturated: constant along the path)."""
-    from .audits import candidate_records
+    from .audit_parts import candidate_records
     X, y = candidate_records(obj, data0, seed)
     if transform in ("clip", "normalise"):  # a saturating map: scaled candidates saturate it
         X, y = np.concatenate([X, X, CANARY_SCALE * X]), np.concatenate([y, CANARY_SCALE * y, y])
@@ -610,8 +610,8 @@ def transcript_cell(cell: dict[str, Any], *, offset: int) -> dict[str, Any]:
     from dptheory_simulations.algorithms import get as get_alg
     from dptheory_simulations.objectives import Dataset
 
-    from .audits import (_NOISE_KEYS, OPEN_CONSTANTS, _calibration, _close, _num,
-                         _open_choice, accountant_keys, differing_params)
+    from .audit_parts import (_NOISE_KEYS, OPEN_CONSTANTS, _calibration, _close, _num,
+                              _open_choice, accountant_keys, differing_params)
     alg_id = cell["algorithm"]
     if alg_id not in MODELS:
         raise ValueError(f"no transcript model for {alg_id!r}; known: {sorted(MODELS)}")
