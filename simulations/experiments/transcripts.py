@@ -465,13 +465,12 @@ def mixture_delta(weights: np.ndarray, mus: np.ndarray, eps: float) -> float:
     """delta(eps) of a transcript that is mu_k-GDP with probability w_k, the index k released
     with it (the average of the Gaussian curves Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2),
     Balle and Wang 2018: the hockey-stick divergence of a mixture over a seen component)."""
-    from scipy import stats
-    m = np.asarray(mus, dtype=float)
-    pos = m > 0
-    d = np.zeros(m.size)
-    mp = m[pos]
-    d[pos] = stats.norm.cdf(-eps / mp + mp / 2) - np.exp(eps) * stats.norm.cdf(-eps / mp - mp / 2)
-    return float(np.dot(weights, d))
+    from dptheory.privacy.gaussian import gaussian_delta
+    # mu-GDP is the Gaussian mechanism at sensitivity 1, sigma = 1/mu: the library's curve
+    # (in log space, no cancellation at large eps), once per distinct mu
+    vals, inv = np.unique(np.asarray(mus, dtype=float), return_inverse=True)
+    d = np.array([gaussian_delta(eps, sigma=1.0 / v) if v > 0 else 0.0 for v in vals])
+    return float(np.dot(weights, d[inv]))
 
 
 def mixture_epsilon(weights: np.ndarray, mus: np.ndarray, delta: float) -> float:
