@@ -47,9 +47,9 @@ def _fmt(x: Any) -> float:
 # are invariant. So the claim can only fail along the loss scale c, and it does:
 #
 # Instance (Theorem 3's hypotheses: convex, L-Lipschitz and beta-smooth on R^d): d = 1,
-# f(w, xi) = c a h(w/a) ... written with the parameter scale a: f(w, xi) = (c/a) a h(w/a)
-# = c h(w/a) with h the Huber function (knee 1), L = c/a, beta = c/a^2; the data
-# distribution is the point mass xi = 0 (so w* = w_hat = 0 and G(w) = c h(w/a)), R = D = a.
+# f(w, xi) = c h((w - xi)/a) with h the Huber function (knee 1), so L = c/a and beta = c/a^2
+# (c the loss scale, a the parameter scale); the data distribution is the point mass
+# xi = 0 (so w* = w_hat = 0 and G(w) = c h(w/a)), R = D = a.
 # The remark's recipe: Algorithm 1 with Theorem 2's settings on f_mu = f + (mu/2) w^2, mu as
 # printed, from w0 = 0. grad f_mu(0) = 0, so w_T = 0 and w_priv = z with Algorithm 1's
 # Gaussian z ~ N(0, s^2), s^2 = 2 log(2/delta) Delta^2/eps^2 (density prop. to
