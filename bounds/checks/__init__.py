@@ -34,3 +34,12 @@ def checks() -> list[Check]:
             raise
         out.extend(annotate(c) for c in module.CHECKS)
     return out
+
+
+def dimension_deciders() -> dict[str, tuple[str, ...]]:
+    """``{item id: ids of the checks that decide its dimensional note at scaled constants}``
+    (:data:`dptheory_bounds.checks.recall_dimensions.DIMENSION_DECIDERS`): an engine that
+    finds this provider through the ``dptheory.checks`` entry point can name the deciding
+    check instead of listing the note as undecided."""
+    from dptheory_bounds.checks.recall_dimensions import DIMENSION_DECIDERS
+    return {item: d.checks for item, d in DIMENSION_DECIDERS.items()}
