@@ -39,7 +39,7 @@ from dptheory_simulations.objectives.base import CONSTANT_NAMES, named_constants
 
 __all__ = ["constants", "catalog_bound", "catalog_setting", "param", "objective_and_data",
            "cell_eps", "floats", "jsonable", "scalar_params", "fmin_upper", "replicate_rng",
-           "run_algorithm", "certified", "utility_recipe", "planned_constants"]
+           "run_algorithm", "certified", "utility_recipe", "planned_constants", "scaled_variant"]
 
 
 def constants(objective: Any, data: Any) -> dict[str, float]:
@@ -175,3 +175,23 @@ def planned_constants(cell: dict) -> dict[str, float]:
     n = int(n) if isinstance(n, (int, float)) and not isinstance(n, bool) else 20
     data = obj.make_data(min(n, 4096), int(cell.get("data_seed", cell.get("seed", 0))) % 2 ** 32)
     return {**named_constants(obj.assumptions(data)), **out}
+
+
+def scaled_variant(recipe: Recipe, tag: str, why: str, *, params: dict[str, Any] | None = None,
+                   fixed: dict[str, Any] | None = None, sweep: dict[str, list[Any]] | None = None,
+                   points: int = 1) -> Recipe:
+    """``recipe`` run where a constant it depends on is far from 1 (issue 22): id
+    ``<id>-<tag>``, the objective's parameters updated by ``params`` (a feature or loss
+    scale, certified by the family), other fixed keys by ``fixed``; the quick sweep keeps
+    its first ``points`` points (``sweep`` replaces it), the full sweep stays. ``why`` says
+    which constants move and how (appended to the description)."""
+    from dataclasses import replace
+    new = dict(recipe.fixed)
+    if params:
+        key = "objective_params" if "objective_params" in new else "family_params"
+        new[key] = {**new.get(key, {}), **params}
+    new.update(fixed or {})
+    quick = sweep or {recipe.variable: recipe.points()[:points]}
+    return replace(recipe, id=f"{recipe.id}-{tag}", fixed=new, sweep=quick,
+                   sweep_full=recipe.sweep_full or {recipe.variable: recipe.points()},
+                   description=f"{recipe.description} Scaled variant: {why}")

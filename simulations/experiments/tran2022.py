@@ -24,7 +24,7 @@ from dptheory_simulations.objectives import Dataset
 from dptheory_simulations.objectives import get as get_objective
 
 from .audits import audit_recipes
-from .cells import (catalog_bound, constants, floats,
+from .cells import (catalog_bound, constants, floats, scaled_variant,
                     fmin_upper, objective_and_data, param, run_algorithm, scalar_params, utility_recipe)
 from .sensitivity import (NeighbourSpace, certified_result, evaluate_item, label_space, lipschitz,
                           record_json, replace_record, score_key, search_kw,
@@ -430,6 +430,18 @@ RECIPES: list[Recipe] = [
                        "the adaptive composition uses): largest node difference vs 4 alpha G (Thm 4's node "
                        "bound)."),
 ]
+
+#: issue 22: the checks above run at feature scale X = 1 (G = 0.71, L = 1), where a bound
+#: that drops G or L cannot show; each also runs at X = 1/4 (G = 0.18, L = 1/16) and X = 4
+#: (G = 2.8, L = 16), certified by robust-regression (G = X/sqrt 2, L = X^2), at its first
+#: sweep point
+RECIPES += [scaled_variant(r, f"x-{tag}", f"features of norm <= {x:g} (G = {x / math.sqrt(2):.3g}, "
+                           f"L = {x * x:g} certified).", params={"x_radius": x})
+            for r in RECIPES if r.quick and r.id in (
+                "tran2022.thm9:bound-n", "tran2022.lemma5:bound-T", "tran2022.lemma7:bound-n",
+                "tran2022.prop13:node-sensitivity-fixed-iterates",
+                "tran2022.thm4:node-sensitivity")
+            for tag, x in (("quarter", 0.25), ("4", 4.0))]
 
 
 # ============================================================================ audits
