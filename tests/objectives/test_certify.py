@@ -151,3 +151,20 @@ def test_rescaled_pl_family_has_unit_loss_bound_and_certifies():
                                obj.loss(np.ones(6), data.X, data.y) / B)
     rep = certify(scaled, data, samples=SAMPLES, seed=1, starts=1, maxiter=20)
     assert rep.certified, rep.describe()
+
+
+@pytest.mark.parametrize("x_radius", [0.25, 4.0])
+def test_robust_regression_certifies_at_feature_scales_far_from_one(x_radius):
+    """The scaled instances of the tran2022 recipes (issue 22): at feature radius X the
+    family declares G = X/sqrt 2 and L = X^2 (sup|phi'| = 1/sqrt 2, sup|phi''| = 1 in closed
+    form, times ||a|| and ||a||^2 with max ||a|| = X up to the sampled radius), and the
+    certifier finds no point where they fail."""
+    obj = get("robust-regression", d=5, x_radius=x_radius)
+    data = obj.make_data(16, 4)
+    X = float(np.max(np.linalg.norm(data.X, axis=1)))
+    assert X <= x_radius * (1 + 1e-12)
+    by = {type(a): a for a in obj.assumptions(data)}
+    np.testing.assert_allclose(by[Lipschitz].G, X / np.sqrt(2), rtol=1e-5)
+    np.testing.assert_allclose(by[Smooth].beta, X ** 2, rtol=1e-5)
+    rep = certify(obj, data, samples=SAMPLES, seed=5, starts=2, maxiter=25)
+    assert rep.certified, rep.describe()
