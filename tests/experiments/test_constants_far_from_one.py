@@ -43,9 +43,6 @@ CONSTANTS = {"G": ("G", "G_grad"), "beta": ("beta",), "mu": ("mu", "mu_pl"), "D"
 #: quick recipes that do not yet run where a constant they depend on is far from 1, and why
 #: (issue 22: each needs a scaled variant; audits cost the most CPU of the quick run)
 NOT_YET = {
-    **{f"zhang2017.{i}:exact-n": "the exact closed form is built on a fixed tilted quadratic "
-       "(mu = beta = 1) inside the cell; needs a loss-scale parameter in alg1_exact"
-       for i in ("thm2.eps", "thm2.approx", "thm2.approx.corrected")},
     "zhang2017.thm5:bound-n": "logistic-ridge at G = 1.5, beta = 0.35: needs a feature-scale "
                               "variant",
     **{f"yang2022.{i}:slope-n{w}": "cosh-generalized-smooth at L0 = 3.5, tau0 = 1: a slope "

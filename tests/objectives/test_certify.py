@@ -168,3 +168,25 @@ def test_robust_regression_certifies_at_feature_scales_far_from_one(x_radius):
     np.testing.assert_allclose(by[Smooth].beta, X ** 2, rtol=1e-5)
     rep = certify(obj, data, samples=SAMPLES, seed=5, starts=2, maxiter=25)
     assert rep.certified, rep.describe()
+
+
+@pytest.mark.parametrize("c", [0.25, 4.0])
+def test_tilted_quadratic_curvature_scale_certifies(c):
+    """tilted-quadratic at curvature scale c (issue 22): f = c||w||^2/2 + <x, w>, so by hand
+    mu = beta = PL = c, D = ||x_bar||/c, L = c R + X, w_hat = -x_bar/c, F* = -||x_bar||^2/(2c);
+    the certifier finds no point where the declared constants fail."""
+    from dptheory.symbolic.assumptions import BoundedMinimizer
+    obj = get("tilted-quadratic", d=2, R=2 / c, scale=c)
+    data = obj.make_data(16, 7)
+    xb = data.X.mean(axis=0)
+    X = float(np.max(np.linalg.norm(data.X, axis=1)))
+    by = {type(a): a for a in obj.assumptions(data)}
+    assert by[StronglyConvex].mu == by[Smooth].beta == by[PL].mu == c
+    np.testing.assert_allclose(by[BoundedMinimizer].D, np.linalg.norm(xb) / c, rtol=1e-5)
+    np.testing.assert_allclose(by[Lipschitz].G, c * (2 / c) + X, rtol=1e-5)
+    m = obj.minimum(data)
+    np.testing.assert_allclose(m.w, -xb / c)
+    np.testing.assert_allclose(m.value, obj.F(m.w, data))
+    np.testing.assert_allclose(np.linalg.norm(obj.grad_F(m.w, data)), 0, atol=1e-12)
+    rep = certify(obj, data, samples=SAMPLES, seed=5, starts=2, maxiter=25)
+    assert rep.certified, rep.describe()
