@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from dptheory import registry
-from dptheory.verify.recipe import Recipe
+from dptheory.verify.recipe import Recipe, load_cell_function
 
 from dptheory_simulations.algorithms import get as get_algorithm
 from dptheory_simulations.objectives import Dataset
@@ -161,10 +161,15 @@ def planned_constants(cell: dict) -> dict[str, float]:
     the constants it sets itself (``tau0``, ``tau1``, ...), and those its objective
     (``family`` or an audit's ``objective``, with ``objective_params`` or ``family_params``)
     certifies on a data set of the cell's ``n`` drawn from its seed. Empty when the cell
-    names no objective (its instance is built inside the cell)."""
+    names no objective. A cell function that builds its instance itself says how through
+    its attribute ``instance`` (cell -> (objective, data)), which is read instead."""
     merged = {**cell, **cell.get("point", {})}
     out = {k: float(v) for k, v in merged.items()
            if k in _EXPLICIT and isinstance(v, (int, float)) and not isinstance(v, bool)}
+    fn = load_cell_function(cell["cell_fn"]) if cell.get("cell_fn") else None
+    if getattr(fn, "instance", None) is not None:
+        obj, data = fn.instance(cell)
+        return {**named_constants(obj.assumptions(data)), **out}
     family = merged.get("family") or merged.get("objective")
     if not isinstance(family, str):
         return out

@@ -722,6 +722,13 @@ def pattern_data(n: int, d: int) -> Any:
     return Dataset(X, np.zeros(n))
 
 
+def _alg1_exact_instance(cell: dict) -> tuple[Any, Any]:
+    """The objective of :func:`alg1_exact` and the two-record data set its constants are
+    certified on (same x_bar and X as every even n)."""
+    obj = get_objective("tilted-quadratic", **cell.get("objective_params", {}))
+    return obj, pattern_data(2, obj.d)
+
+
 def alg1_exact(cell: dict) -> dict:
     """zhang2017 Theorem 2 (eps-DP: l2-Laplace; (eps, delta): Gaussian) on the exact
     expectation of Algorithm 1's excess risk (:mod:`.exact`).
@@ -737,9 +744,9 @@ def alg1_exact(cell: dict) -> dict:
     """
     from .exact import gd_error, noise_second_moment, output_perturbation_excess  # noqa: PLC0415
     n = int(param(cell, "n"))
-    d = int(cell.get("objective_params", {}).get("d", 5))
-    obj = get_objective("tilted-quadratic", **cell.get("objective_params", {}))
-    c = constants(obj, pattern_data(2, d))
+    obj, two = _alg1_exact_instance(cell)
+    d = obj.d
+    c = constants(obj, two)
     eps = float(cell["eps"])
     delta = float(cell.get("delta", 0.0))
     vals = {"n": n, "d": d, "eps": eps, "G": c["G"], "beta": c["beta"], "mu": c["mu"],
@@ -765,6 +772,10 @@ def alg1_exact(cell: dict) -> dict:
     # ``exact`` with :func:`dptheory.verify.checks.exact_check`
     return {"samples": [value] * int(cell.get("reps", 1)), "exact": value, "bound": bound, "derivation": how,
             "in_domain": 1.0, "params": {"T": T, "eta": eta, "Delta": Dsens, "noise_sq": m}}
+
+
+#: what :func:`~.cells.planned_constants` reads: the cell builds its instance itself
+alg1_exact.instance = _alg1_exact_instance        # type: ignore[attr-defined]
 
 
 # The same root as zhang2017.thm2.approx:bound-n-quadratic (one root cause, one finding),
