@@ -813,3 +813,10 @@ RECIPES += [scaled_variant(r, f"h-{tag}", f"curvature h = {h:g} (mu = beta = {h:
                            params={"scale": h, "R": 2 / h}, sweep=r.sweep)
             for r in list(RECIPES) if r.id.endswith(":exact-n")
             for tag, h in (("quarter", 0.25), ("4", 4.0))]
+
+#: issue 22: Theorem 5 (G = 1.5, beta = 0.35 at X = 1) also at feature scale X = 1/4
+#: (L = 0.75, beta = 0.116) and X = 4 (L = 4.5, beta = 4.1), at its first sweep point
+RECIPES += [scaled_variant(r, f"x-{tag}", f"features of norm <= {x:g} (beta = X^2/4 + mu, "
+                           "L = X + mu R certified).", params={"x_radius": x})
+            for r in list(RECIPES) if r.id == "zhang2017.thm5:bound-n"
+            for tag, x in (("quarter", 0.25), ("4", 4.0))]

@@ -43,8 +43,6 @@ CONSTANTS = {"G": ("G", "G_grad"), "beta": ("beta",), "mu": ("mu", "mu_pl"), "D"
 #: quick recipes that do not yet run where a constant they depend on is far from 1, and why
 #: (issue 22: each needs a scaled variant; audits cost the most CPU of the quick run)
 NOT_YET = {
-    "zhang2017.thm5:bound-n": "logistic-ridge at G = 1.5, beta = 0.35: needs a feature-scale "
-                              "variant",
     **{f"yang2022.{i}:slope-n{w}": "cosh-generalized-smooth at L0 = 3.5, tau0 = 1: a slope "
        "check (3 data sets, extended sweeps) is the costliest to duplicate"
        for i in ("cor3.3", "cor3.5") for w in ("", "-w0-1")},

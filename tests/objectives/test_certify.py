@@ -190,3 +190,18 @@ def test_tilted_quadratic_curvature_scale_certifies(c):
     np.testing.assert_allclose(np.linalg.norm(obj.grad_F(m.w, data)), 0, atol=1e-12)
     rep = certify(obj, data, samples=SAMPLES, seed=5, starts=2, maxiter=25)
     assert rep.certified, rep.describe()
+
+
+@pytest.mark.parametrize("x_radius", [0.25, 4.0])
+def test_logistic_ridge_certifies_at_feature_scales_far_from_one(x_radius):
+    """logistic-ridge with features of norm <= X (issue 22): by hand beta = X^2/4 + mu
+    (softplus'' <= 1/4) and L = X + mu R on the ball; the certifier finds no violation."""
+    obj = get("logistic-ridge", d=3, x_radius=x_radius)
+    data = obj.make_data(16, 2)
+    X = float(np.max(np.linalg.norm(data.X, axis=1)))
+    assert X <= x_radius * (1 + 1e-12) and X >= x_radius / 4
+    by = {type(a): a for a in obj.assumptions(data)}
+    np.testing.assert_allclose(by[Smooth].beta, X ** 2 / 4 + 0.1, rtol=1e-5)
+    np.testing.assert_allclose(by[Lipschitz].G, X + 0.1 * 5.0, rtol=1e-5)
+    rep = certify(obj, data, samples=SAMPLES, seed=5, starts=2, maxiter=25)
+    assert rep.certified, rep.describe()
