@@ -46,17 +46,6 @@ NOT_YET = {
     **{f"yang2022.{i}:slope-n{w}": "cosh-generalized-smooth at L0 = 3.5, tau0 = 1: a slope "
        "check (3 data sets, extended sweeps) is the costliest to duplicate"
        for i in ("cor3.3", "cor3.5") for w in ("", "-w0-1")},
-    **{r: "a privacy audit: the noise is calibrated from the certified constants; a scaled "
-       "variant doubles the audit's CPU (the quick run's largest share)" for r in (
-        "zhang2017.thm4:audit-quick-zhang2017.alg2",
-        "tran2022.thm4:audit-quick-tran2022.alg1", "tran2022.thm8:audit-quick-tran2022.alg2",
-        "yang2022.lemma3.1:audit-quick-yang2022.alg1",
-        "yang2022.lemma3.1:audit-quick-yang2022.dpsgd",
-        "zhang2021.thm3.1:audit-quick-zhang2021.dpsgd-const",
-        "zhang2021.thm3.1:audit-quick-zhang2021.dpsgd-c-t",
-        "zhang2021.thm3.1:audit-quick-zhang2021.dpsgd-c-sqrt-t",
-        "zhang2021.thm3.1:audit-quick-zhang2021.dpsgdm-const",
-        "zhang2021.thm3.1:audit-quick-zhang2021.dpsgdem-const")},
 }
 
 
@@ -142,3 +131,40 @@ def test_far_and_depends_on_catch_a_planted_recipe():
                          **base.fixed["objective_params"], "x_radius": 0.25}})
     assert _far_names(near)[0] == []
     assert set(_far_names(scaled)[0]) >= {"G", "beta"}
+
+
+def _ratio(item: str, what: str, values: dict, name: str, c: float) -> float:
+    """``what`` of ``item`` with the constant ``name`` times c, over its value at ``values``."""
+    it = registry.get(item)
+    return it.evaluate(what, {**values, name: c * values[name]}) / it.evaluate(what, values)
+
+
+def test_noted_invariances_hold_in_the_catalog():
+    """The audits' constants_note claims, checked on the printed formulas: zhang2021's pi^2
+    and zhang2017 Algorithm 2's s^2 are of degree 2 in the Lipschitz constant (so pi/L and
+    s/L, the noise multipliers, have no L); yang2022's sigma and tran2022's node sigma name
+    no constant of the loss."""
+    v21 = {"n": 32, "eps": 1.0, "delta": 1e-3, "z21_K": 2, "z21_T0": 3, "z21_c2": 1.0,
+           "G": 0.7}
+    for c in (0.25, 4.0):
+        assert _ratio("zhang2021.thm3.1", "bound", v21, "G", c) == pytest.approx(c ** 2)
+        v17 = {"n": 16, "d": 3, "eps": 1.0, "delta": 1e-5, "G": 1.0, "beta": 1.1}
+        assert _ratio("zhang2017.alg2", "s2_rr", v17, "G", c) == pytest.approx(c ** 2)
+    loss_constants = {"G", "beta", "L0", "L1", "tau0", "tau1", "C", "r", "mu", "D"}
+    assert not {s.name for s in registry.get("yang2022.lemma3.1").bound.free_symbols} \
+        & loss_constants
+    for item in ("tran2022.thm4", "tran2022.thm8", "tran2022.alg1"):
+        sigma = next(e for k, e in registry.get(item).settings.items() if k.name == "sigma")
+        assert not {s.name for s in sigma.free_symbols} & loss_constants, item
+
+
+def test_noted_recipes_are_the_audits_and_sensitivities_named():
+    noted = sorted(r.id for r in QUICK if r.constants_note)
+    assert noted == sorted([
+        "zhang2017.thm4:audit-quick-zhang2017.alg2",
+        "tran2022.thm4:audit-quick-tran2022.alg1", "tran2022.thm8:audit-quick-tran2022.alg2",
+        "yang2022.lemma3.1:audit-quick-yang2022.alg1",
+        "yang2022.lemma3.1:audit-quick-yang2022.dpsgd",
+        "yang2022.lemma3.1:clip-sensitivity", "yang2022.lemma3.1:normalize-sensitivity",
+        *[f"zhang2021.thm3.1:audit-quick-zhang2021.{a}" for a in (
+            "dpsgd-const", "dpsgd-c-t", "dpsgd-c-sqrt-t", "dpsgdm-const", "dpsgdem-const")]])
