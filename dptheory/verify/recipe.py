@@ -186,6 +186,11 @@ def load_cell_function(path: str):
 _RECORDED: list[dict[str, float]] | None = None
 
 
+def is_recording() -> bool:
+    """Whether a :func:`recording` block is open (callers may skip work otherwise)."""
+    return _RECORDED is not None
+
+
 def record_constants(values: Mapping[str, Any]) -> None:
     """Report certified constants ``{name: value}`` of an instance the running cell uses
     (a no-op outside :func:`recording`); non-numeric and non-finite values are skipped."""

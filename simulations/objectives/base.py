@@ -42,7 +42,7 @@ from dptheory.symbolic.assumptions import (AffineDeviation, Assumption, BoundedG
                                            BoundedLoss, BoundedMinimizer, BoundedVariance,
                                            GeneralizedSmooth, HessianLipschitz, Lipschitz, PL,
                                            Smooth, StronglyConvex, WeaklyQuasiConvex)
-from dptheory.verify.recipe import record_constants
+from dptheory.verify.recipe import is_recording, record_constants
 
 __all__ = ["Dataset", "ReplicatedDataset", "Minimum", "Objective", "ball_note",
            "named_constants"]
@@ -75,7 +75,8 @@ def _recorded(assumptions: Callable) -> Callable:
     @functools.wraps(assumptions)
     def wrapper(self: Any, data: Any) -> Any:
         out = assumptions(self, data)
-        record_constants(named_constants(out))
+        if is_recording():
+            record_constants(named_constants(out))
         return out
     wrapper.__recorded__ = True            # type: ignore[attr-defined]
     return wrapper
