@@ -249,12 +249,14 @@ def _num(x: float) -> str:
 
 def constants_varied(values: Mapping[str, list[float]]) -> list[str]:
     """One line per constant: ``"beta: 1/4, 1, 4"`` (at most four distinct values, else
-    ``"G: 0.93 .. 0.97 (12 values)"``), ``"(not varied)"`` when it took one value."""
+    ``"G: 0.93 .. 0.97 (12 values)"``); one value is ``"G: 1 (not varied)"`` at 1 and
+    ``"beta: 16 (one value)"`` elsewhere (a scaled variant of a check runs at one scale)."""
     lines = []
     for k, vals in values.items():
         shown = sorted({_num(x): x for x in vals}.items(), key=lambda t: t[1])
         if len(shown) == 1:
-            lines.append(f"{k}: {shown[0][0]} (not varied)")
+            lines.append(f"{k}: {shown[0][0]} "
+                         f"({'not varied' if shown[0][0] == '1' else 'one value'})")
         elif len(shown) <= 4:
             lines.append(f"{k}: " + ", ".join(s for s, _ in shown))
         else:

@@ -24,8 +24,10 @@ def recording_cell(cell: dict) -> dict:
 
 def test_lines_name_each_constant_and_its_values():
     lines = RC.constants_varied(RC.merge_constants({"beta": 0.25}, {"beta": [1, 4]},
-                                                   {"G": 1.5}, {"D": [1, 2, 3, 5, 8]}))
-    assert lines == ["D: 1 .. 8 (5 values)", "G: 1.5 (not varied)", "beta: 1/4, 1, 4"]
+                                                   {"G": 1.5}, {"D": [1, 2, 3, 5, 8]},
+                                                   {"mu": 1.0}))
+    assert lines == ["D: 1 .. 8 (5 values)", "G: 1.5 (one value)", "beta: 1/4, 1, 4",
+                     "mu: 1 (not varied)"]
 
 
 def test_recording_collects_only_inside_and_nests():
@@ -63,6 +65,8 @@ def test_checks_own_lines_are_kept_and_win_for_their_constant():
         "G: cancels (shift and noise scale with G)", "eps varied", "beta: 1/4, 4"]
     bare = with_constants(CheckResult("inconclusive", "ok", {}), [{"samples": [1.0]}])
     assert "constants_varied" not in bare.evidence
+    noted = with_constants(CheckResult("inconclusive", "ok", {}), [], "the bound is 2C because")
+    assert noted.evidence["constants_varied"] == ["scale not varied: the bound is 2C because"]
 
 
 def test_planned_constants_match_what_a_real_cell_records():
