@@ -310,11 +310,13 @@ RECIPES: list[Recipe] = [
                      # an instance where every assumption holds along the run refutes the
                      # proof's argument (each stage halving the excess), not the end claim
                      severity="proof", root=f"{item}:stage-contraction",
-                     consequence="read with its assumptions on the ball where the run stays "
+                     consequence=("read with its assumptions on the ball where the run stays "
                      "(the only reading under which it says anything), the bound is false: on this "
                      "quadratic, at the step its condition allows, a stage contracts the excess by about 0.78, "
                      "not the 1/2 that (1/2)^K assumes; as printed (global PL and Lipschitz) "
-                     "the theorem is vacuous")
+                     "the theorem is vacuous" if item.endswith("thm3.2") else
+                     "the re-derived DPageS bound is exceeded inside its hypotheses: a defect of "
+                     "dptheory's corrected item (its derivation in the item's notes is wrong)"))
       for item in ("zhang2021.thm3.2", "zhang2021.thm3.2.corrected")],
     *[utility_recipe(id=f"zhang2021.remark4:slope-n-{tag}", item="zhang2021.remark4", check="slope",
                      cell=f"{MODULE}:excess", sweep={"n": [8, 16, 32]},
