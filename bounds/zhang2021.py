@@ -552,11 +552,11 @@ add(_item(
     "thm3.2.corrected", title="Excess empirical risk of DPageS (momentum off), stage contraction "
     "re-derived", kind="theorem", source="Theorem 3.2, eq. (5) (corrected: t0_Mon = 0)",
     category="utility", provenance="corrected", garbled=True,
-    statement=(r"t^0_{Mon}=0,\ \eta^0T^0=	frac1{c_4	heta\mu},\ \Gamma_c=rac{c_4	heta}{D}<	frac12,"
-               r"\ D=	heta-	frac{\eta^0eta}2:\ \mathbb E[F_S(\omega^K)-F_S^*]\le(	frac12)^K"
-               r"\Big(\mathbb E[F_S(\omega^0)-F_S^*]+rac{M\eta^0\sigma^2}{2BD(1-2\Gamma_c)}\Big)"
-               r"+rac{M c_2^2dL^2\log(1/\delta)}{c_4	heta\mu D(1-2\Gamma_c)n^2\epsilon^2},"
-               r"\ M=1+	frac1{2T^0}"),
+    statement=(r"t^0_{Mon}=0,\ \eta^0T^0=\tfrac1{c_4\theta\mu},\ \Gamma_c=\frac{c_4\theta}{D}<\tfrac12,"
+               r"\ D=\theta-\tfrac{\eta^0\beta}2:\ \mathbb E[F_S(\omega^K)-F_S^*]\le(\tfrac12)^K"
+               r"\Big(\mathbb E[F_S(\omega^0)-F_S^*]+\frac{M\eta^0\sigma^2}{2BD(1-2\Gamma_c)}\Big)"
+               r"+\frac{M c_2^2dL^2\log(1/\delta)}{c_4\theta\mu D(1-2\Gamma_c)n^2\epsilon^2},"
+               r"\ M=1+\tfrac1{2T^0}"),
     measured="E[F_S(w^K) - F_S(w_S^*)]", measured_unit=units.LOSS,
     assumptions=ASSUMPTIONS_ALL,
     hypotheses=(("pi^2 = eq. (4) with equality (c2 defined by pi)", sp.Eq(piN**2, PI2_EQ4)),
