@@ -86,3 +86,14 @@ def test_printed_contraction_fails_where_the_rederived_one_holds():
               / (1.9 * 4.0 * 1e14 * (1 - 2 * g)))
     assert exact > 3 * former
     assert _gamma_c(v) > 0.5
+
+
+def test_momentum_case_is_outside_the_claim_for_a_reason():
+    # the corrected item claims t0_Mon = 0 only: with early momentum (varrho = 1/2, so X =
+    # T0 and the same eta0, T0) the heavy-ball phase amplifies the noise and the DPageS form
+    # is exceeded (exact/bound ~1.3 at t0_Mon = T0/2, ~1.7 at t0_Mon = T0, c4 = 0.05)
+    for frac in (0.5, 1.0):
+        _, v = _instance(10**7, eps=1.0, c4=0.05, theta=2.0, c2=5.0, eta_cap=0.25)
+        tm = int(round(frac * v["z21_T0"]))
+        exact, _ = _instance(10**7, eps=1.0, c4=0.05, theta=2.0, c2=5.0, eta_cap=0.25, tmon0=tm)
+        assert exact > 1.2 * _bound("zhang2021.thm3.2.corrected", v), frac
