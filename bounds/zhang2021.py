@@ -594,7 +594,9 @@ add(_item(
            "theta/D <= 2 (R2 = 1 at t0_Mon = 0), without the printed extra eta0 (dimension). "
            "Not derived: the early-momentum case t0_Mon > 0 (the heavy-ball phase needs the "
            "momentum cross term <grad F_S(w_t), w_t - w_(t-1)>, which weak quasi-convexity "
-           "does not control); this item claims DPageS only."),
+           "does not control); this item claims DPageS only, and the form does not carry "
+           "over: on the same quadratic with varrho = 1/2, c4 = 0.05 and t0_Mon = T0/2 .. T0 "
+           "the exact value exceeds it 1.3-1.7x (the heavy-ball phase amplifies the noise)."),
     refs=(f"{SRC}.thm3.2",),
 ))
 
