@@ -540,32 +540,63 @@ add(_item(
     refs=(f"{SRC}.thm3.1", f"{SRC}.thm3.2.corrected"),
 ))
 
-DP_TERM_CORR = (R2 / (1 - 2 * GAMMA) * 2 * c2**2 * d * L**2 * LOGD
-                / (c4 * theta**2 * mu * n**2 * eps**2))
+# Corrected Theorem 3.2, re-derived for DPageS (t0_Mon = 0); see the item's notes.
+D_CORR = theta - eta0 * beta / 2                    # theta - eta^k beta, k >= 1
+M_CORR = 1 + 1 / (2 * T0)                           # (T^k + 1)/T^k, T^k >= 2 T0
+GAMMA_CORR = c4 * theta / D_CORR                    # = 1/(mu eta0 T0 D) at eta0 T0 = 1/(c4 theta mu)
+OPT_TERM_CORR = 2**(-K) * (F0gap + M_CORR * eta0 * sigma**2
+                           / (2 * B * D_CORR * (1 - 2 * GAMMA_CORR)))
+DP_TERM_CORR = (M_CORR * c2**2 * d * L**2 * LOGD
+                / (c4 * theta * mu * D_CORR * (1 - 2 * GAMMA_CORR) * n**2 * eps**2))
 add(_item(
-    "thm3.2.corrected", title="Excess empirical risk of DPageEM, dimensionally consistent DP term",
-    kind="theorem", source="Theorem 3.2, eq. (5) (corrected)", category="utility",
-    provenance="corrected", garbled=True,
-    statement=(r"\mathbb E[F_S(\omega^K)-F_S^*]\le(\tfrac12)^K(\dots)+\frac{R_2}{1-2\Gamma}"
-               r"\frac{2c_2^2dL^2\log(1/\delta)}{c_4\theta^2\mu n^2\epsilon^2}"),
+    "thm3.2.corrected", title="Excess empirical risk of DPageS (momentum off), stage contraction "
+    "re-derived", kind="theorem", source="Theorem 3.2, eq. (5) (corrected: t0_Mon = 0)",
+    category="utility", provenance="corrected", garbled=True,
+    statement=(r"t^0_{Mon}=0,\ \eta^0T^0=\tfrac1{c_4\theta\mu},\ \Gamma_c=\frac{c_4\theta}{D}<\tfrac12,"
+               r"\ D=\theta-\tfrac{\eta^0\beta}2:\ \mathbb E[F_S(\omega^K)-F_S^*]\le(\tfrac12)^K"
+               r"\Big(\mathbb E[F_S(\omega^0)-F_S^*]+\frac{M\eta^0\sigma^2}{2BD(1-2\Gamma_c)}\Big)"
+               r"+\frac{M c_2^2dL^2\log(1/\delta)}{c_4\theta\mu D(1-2\Gamma_c)n^2\epsilon^2},"
+               r"\ M=1+\tfrac1{2T^0}"),
     measured="E[F_S(w^K) - F_S(w_S^*)]", measured_unit=units.LOSS,
     assumptions=ASSUMPTIONS_ALL,
-    hypotheses=(HYP_32[0],
-                ("eta0 <= theta(1-varrho)^2/(2 beta) (dimensionless '1' dropped)",
-                 eta0 <= theta * (1 - varrho)**2 / (2 * beta)),
-                *HYP_32[2:]),
+    hypotheses=(("pi^2 = eq. (4) with equality (c2 defined by pi)", sp.Eq(piN**2, PI2_EQ4)),
+                ("momentum off: t0_Mon = 0 (DPageS; early momentum not derived)",
+                 sp.Eq(tMon0, 0)),
+                ("eta0 <= theta/beta (so D >= theta/2)", eta0 <= theta / beta),
+                ("eta0 T0 = 1/(c4 theta mu) (the printed equality at t0_Mon = 0)",
+                 sp.Eq(eta0 * T0, 1 / (c4 * theta * mu))),
+                ("Gamma_c = c4 theta/D < 1/2 (replaces the printed 0 < c4 < 2)",
+                 GAMMA_CORR < sp.Rational(1, 2))),
     settings={K: K_SETTING},
-    bound=OPT_TERM + DP_TERM_CORR, rate=RATE_32, rate_notation="O",
-    hidden=(F0gap, sigma, B, eta0, T0, tMon0, tMon, varrho, c2, c4),
-    expressions={"dp_term": DP_TERM_CORR, "Gamma": GAMMA, "R1": R1, "R2": R2},
-    notes=("Unrolling E_k <= Gamma E_{k-1} + (eta^k/(2 theta)) M (d pi^2 + sigma^2/B) with "
-           "Gamma < 1/2 gives E_K <= 2^-K (E_0 + M eta0 sigma^2/(2 theta B (1-2Gamma))) + "
-           "M eta0 2^-K d pi^2/(2 theta (1-2Gamma)); with pi^2 <= c2^2 2^(K+1) T0 L^2 "
-           "log(1/delta)/(n^2 eps^2) the DP term is M eta0 T0 c2^2 d L^2 log/(theta (1-2Gamma) "
-           "n^2 eps^2), and eta0 X = 1/(c4 theta mu) turns eta0 T0 into (T0/X)/(c4 theta mu): "
-           "the printed term without its eta0 factor (dimension [F]). The momentum factor and "
-           "the constant 2 are kept as printed (the supplement is not available). The "
-           "'1' in the eta0 condition is dropped (dimension)."),
+    bound=OPT_TERM_CORR + DP_TERM_CORR, rate=RATE_32, rate_notation="O",
+    hidden=(F0gap, sigma, B, eta0, T0, beta, c2, c4),
+    expressions={"dp_term": DP_TERM_CORR, "opt_term": OPT_TERM_CORR, "Gamma_c": GAMMA_CORR,
+                 "Gamma_printed": GAMMA.subs(tMon0, 0), "D": D_CORR, "M": M_CORR},
+    notes=("Re-derived (the supplement with the paper's proof is not available). One stage "
+           "k of DP-SGD (momentum off) with step eta = 2^-k eta0, T = 2^k T0 steps, output "
+           "uniform on w_1..w_T, started at w_0 = w^(k-1): the gradient estimate is unbiased "
+           "with E||g - grad F_S||^2 <= q = sigma^2/B + d pi^2 (sampling without replacement "
+           "only lowers sigma^2/B); smoothness gives ||grad F_S||^2 <= 2 beta (F_S - F_S*) and "
+           "weak quasi-convexity <grad F_S(w), w - w*> >= theta (F_S(w) - F_S*), so E||w_(t+1) "
+           "- w*||^2 <= E||w_t - w*||^2 - 2 eta (theta - eta beta) E[F_S(w_t) - F_S*] + eta^2 "
+           "q. Summed over t = 1..T (with ||w_1 - w*||^2 <= ||w_0 - w*||^2 + eta^2 q): E_k <= "
+           "E||w_0 - w*||^2/(2 eta T D) + (T+1) eta q/(2 T D), D = theta - eta0 beta/2 <= theta "
+           "- eta beta. PL gives quadratic growth F_S(w) - F_S* >= (mu/2)||w - w*||^2 (Karimi "
+           "et al. 2016, Thm 2) when w_S^* is the unique minimiser (the point of the weak "
+           "quasi-convexity), so E_k <= Gamma_c E_(k-1) + M eta^k q/(2D), Gamma_c = 1/(mu eta0 "
+           "T0 D) = c4 theta/D (eta T = eta0 T0 at every stage). With Gamma_c < 1/2: E_K <= "
+           "2^-K (E_0 + M eta0 q/(2 D (1 - 2 Gamma_c))), and 2^-K d pi^2 <= 2 T0 c2^2 d L^2 "
+           "log(1/delta)/(n^2 eps^2) gives the DP term. The printed proof's error is the stage "
+           "contraction: the printed Gamma = 1/(4 theta mu eta0 X) = c4/4 is 4 theta/D >= 4 "
+           "times too small, and the printed 0 < c4 < 2 does not give a contraction below 1/2 "
+           "(on a quadratic with Hessian I, theta = 2, c4 = 1.9 a stage contracts by about "
+           "0.78: zhang2021.thm3.2:bound-n). The DP term keeps the printed form up to M and "
+           "theta/D <= 2 (R2 = 1 at t0_Mon = 0), without the printed extra eta0 (dimension). "
+           "Not derived: the early-momentum case t0_Mon > 0 (the heavy-ball phase needs the "
+           "momentum cross term <grad F_S(w_t), w_t - w_(t-1)>, which weak quasi-convexity "
+           "does not control); this item claims DPageS only, and the form does not carry "
+           "over: on the same quadratic with varrho = 1/2, c4 = 0.05 and t0_Mon = T0/2 .. T0 "
+           "the exact value exceeds it 1.3-1.7x (the heavy-ball phase amplifies the noise)."),
     refs=(f"{SRC}.thm3.2",),
 ))
 
@@ -662,6 +693,9 @@ add(_item(
     "thm3.4.route", title="Population risk via the stated route (Thm 3.2 + alpha of Thm 3.3)",
     kind="theorem", source="Theorem 3.4 via Def. 1.1, Thm 2.2, Thm 3.2, Thm 3.3",
     category="utility", provenance="reconstructed", garbled=True,
+    # the route is the paper's (Sec. 3.2, Remark 6): its failure is a proof finding of
+    # Theorem 3.4, the cause zhang2021.thm3.4:route-rate decides over every K
+    printed_statement=True, finding_root="zhang2021.thm3.4:route-momentum-term",
     statement=(r"\mathbb E[F_{\mathbb E}(\omega^K)]-\min F_{\mathbb E}\le\text{(eq. 5)}+\alpha"
                r"\text{ (Thm 3.3)}"),
     measured="expected excess population risk", measured_unit=units.LOSS,
@@ -671,7 +705,17 @@ add(_item(
     expressions={"empirical_part": BOUND_32, "stability_part": ALPHA_33},
     notes=("Testing error <= excess empirical risk + generalization gap (Def 1.1, corrected "
            "form) <= eq. (5) + alpha (Thm 2.2 with Thm 3.3), all at Thm 3.2's settings. "
-           "garbled=True because eq. (5) is the literal reading."),
+           "garbled=True because eq. (5) is the literal reading. The route is the paper's, "
+           "not dptheory's: Sec. 3.2 obtains the population risk 'by the uniform stability "
+           "technique ... (Thm. 2.2)' from Theorems 3.2 and 3.3 under 'the same ... parameter "
+           "setting as in Theorem 3.2', and Remark 6 reads the result as the larger of the two "
+           "parts. Every piece is printed; dptheory only adds them, with the corrected "
+           "Def. 1.1 (the printed decomposition double counts and is larger, so the failure "
+           "holds a fortiori), and the part that fails is Thm 3.3's alpha (momentum factor "
+           "e^{2 varrho (t^K_Mon - 1)}, term (T^K + 1)B/n), not the garbled ratio of eq. (5). "
+           "So printed_statement=True: the derivation's refutation is a proof finding of "
+           "Theorem 3.4, merged into zhang2021.thm3.4:route-momentum-term (the check "
+           "zhang2021.thm3.4:route-rate shows the route gives Theta(1/log n) at every K)."),
     refs=(f"{SRC}.thm3.4", f"{SRC}.thm3.2", f"{SRC}.thm3.3", f"{SRC}.def1.1.corrected"),
 ))
 

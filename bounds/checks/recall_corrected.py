@@ -472,10 +472,15 @@ JUSTIFICATIONS: dict[str, Justification] = {
     # its quantifiers and only re-expresses pi in the gradient units of eq. (4))
     "zhang2021.thm2.1.corrected": _r("zhang2021.thm2.1", "zhang2021.thm2.1:every-c1-c2"),
     "zhang2021.thm3.2.corrected": Justification(
-        "stands", "zhang2021.thm3.2", reason="cannot be refuted on any instance: its "
-        "assumptions (L-Lipschitz and mu-PL on R^d) admit only constant F_S, whose excess "
-        "empirical risk is 0 (zhang2021.assump2.4:pl-lipschitz-constant); the corrected item "
-        "repairs the dimension of the DP term (one eta0 too many)"),
+        "stands", "zhang2021.thm3.2", reason="as printed it cannot be refuted on any instance: "
+        "its assumptions (L-Lipschitz and mu-PL on R^d) admit only constant F_S, whose excess "
+        "empirical risk is 0 (zhang2021.assump2.4:pl-lipschitz-constant); read on the ball "
+        "where the run stays it is refuted by the simulation recipe zhang2021.thm3.2:bound-n "
+        "(a proof finding, root zhang2021.thm3.2:stage-contraction: a stage contracts by about "
+        "0.78, not 1/2). The corrected item re-derives the stage contraction for DPageS "
+        "(Gamma_c = c4 theta/(theta - eta0 beta/2) < 1/2 replaces 0 < c4 < 2) and drops the "
+        "DP term's extra eta0; zhang2021.thm3.2.corrected:bound-n and "
+        "tests/experiments/test_zhang2021_corrected_exact.py check it against the exact value"),
     # the route the paper names, minimised over K, is Theta(1/log n): the printed rate does
     # not follow from it (a proof finding; the theorem is also vacuous, assump2.4)
     "zhang2021.thm3.4.route": _r("zhang2021.thm3.4", "zhang2021.thm3.4:route-rate"),

@@ -96,7 +96,13 @@ def yang2022_lemmaA2_step(noise: str = "gaussian") -> CheckResult:
         consequence="Lemma A.2's (12) is not justified under reading (R) of Definition 2.2 "
                     "(the excess is exponentially small at small eta sigma/B, so Theorem 3.2 "
                     "with its small step size (4) is not refuted); a truncation argument or the "
-                    "global reading (G), which excludes this f, is needed")
+                    "global reading (G), which excludes this f, is needed. Reconstruction "
+                    "caveat: the text strips the formulas of Definition 2.2 and Lemma A.1, so "
+                    "whether they carry ||w - w'|| <= 1/L1 cannot be read from it; (R) is the "
+                    "reading of the works they cite ([25], [47]) and under (G) (12) holds. The "
+                    "refuted statement is dptheory's reconstruction, so this is listed with "
+                    "dptheory's own items: a finding of the paper under reading (R), not a "
+                    "defect of the catalog")
 
 
 CHECKS: list[Check] = [

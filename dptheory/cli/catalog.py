@@ -401,8 +401,12 @@ def cmd_findings(args: argparse.Namespace) -> tuple[Any, str]:
     if args.all:
         if own:
             lines.append("\nRefutations of dptheory's own corrected/reconstructed items "
-                         "(not findings of the papers):")
-            lines += [f"  {f.id} ({f.check}): {humanize(f.summary)}" for f in own]
+                         "(not counted as findings of the papers; the consequence says "
+                         "whether a reconstruction's reading makes one a finding):")
+            for f in own:
+                lines.append(f"  {f.id} ({f.check}): {humanize(f.summary)}")
+                if f.consequence:
+                    lines.append(f"    consequence: {humanize(f.consequence)}")
         if notes:
             lines.append("\nChecks that could not decide:")
             lines += [f"  {n['id']} ({n['check']}): {humanize(n['summary'])}" for n in notes]

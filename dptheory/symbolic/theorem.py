@@ -181,6 +181,10 @@ class Theorem:
         ``provenance``, printed or literal). A reconstructed *proof* of a printed statement
         (tran2022's Proposition 13) keeps ``printed_statement=True``: a refutation of it is a
         finding of the paper; a refutation of a reconstructed or corrected statement is not.
+    finding_root : the root cause (a finding key, ``<item>:<name>``) that a refutation of this
+        item's derivation belongs to, when a check of the paper already decides that cause
+        (an item encoding the paper's own proof route, whose failure is the paper's): the
+        refutation is then graded ``proof`` and merged into that finding (``""``: none).
     sensitivities : claimed sensitivities of the item, ``{name: Sensitivity}`` (a SymPy
         bound with its neighbouring relation), read by the sensitivity checks.
     units, units_reason : unit conventions the item (or its paper) uses, as a normalisation
@@ -224,6 +228,7 @@ class Theorem:
     units: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)
     units_reason: str = ""
     printed_statement: bool | None = None
+    finding_root: str = ""
     sensitivities: Mapping[str, Sensitivity] = field(default_factory=dict)
     privacy: str = ""
 

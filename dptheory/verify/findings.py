@@ -54,7 +54,9 @@ def _note(item: Any, check: str, summary: str, evidence: dict[str, Any]) -> Note
 def derivation_results(item: Any) -> list[tuple[str, CheckResult]]:
     """The derivation verdict of ``item``. A disagreement whose ``.corrected`` variant (the
     same statement with the step dptheory re-derived) agrees with the stated rate is graded
-    ``proof``: a step of the printed chain is wrong, but the stated rate survives."""
+    ``proof``: a step of the printed chain is wrong, but the stated rate survives. A
+    disagreement of an item with a ``finding_root`` (the paper's own proof route) is graded
+    ``proof`` under that root."""
     from dptheory.symbolic.derive import derive
     from dptheory.verify.checks import derivation_check
     if not item.derivable:
@@ -69,6 +71,12 @@ def derivation_results(item: Any) -> list[tuple[str, CheckResult]]:
                 f"the printed explicit bound does not give the stated rate, but the corrected "
                 f"step ({fixed.id}) does ({d.verdict}): the stated rate survives, the printed "
                 "chain of the proof is wrong"), root=f"{item.id}:printed-chain")
+    if res.verdict == "refuted" and item.finding_root:
+        # the item encodes the paper's own route: its failure is the paper's proof gap,
+        # the cause another check already names
+        res = res.replace(severity="proof", root=item.finding_root, consequence=(
+            f"the paper's own route ({item.id}) does not give the stated rate at the "
+            f"settings: the same proof gap as {item.finding_root}"))
     return [(f"{item.id}:derivation", res)]
 
 

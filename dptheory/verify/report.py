@@ -508,8 +508,14 @@ def write(result: Any, svg: bool = False) -> Path:
     if result.own_items:
         lines += ["", "## Refutations of dptheory's own items", "",
                   "Corrected or reconstructed items are dptheory's, not the papers': a "
-                  "refutation here is a defect of the toolkit's catalog, never a finding.", ""]
-        lines += [f"- {f.id} ({f.check}): {humanize(f.summary)}" for f in result.own_items]
+                  "refutation here is never counted as a finding. It is a defect of the "
+                  "toolkit's catalog, or, for a reconstruction of a text whose formulas are "
+                  "stripped, a finding only under the reconstruction's reading (its "
+                  "consequence says which).", ""]
+        for f in result.own_items:
+            lines.append(f"- {f.id} ({f.check}): {humanize(f.summary)}")
+            if f.consequence:
+                lines.append(f"  - consequence: {humanize(f.consequence)}")
     if result.notes:
         lines += ["", "## Symbolic checks that could not decide", "",
                   "| id | check | reason |", "|---|---|---|"]

@@ -167,12 +167,14 @@ def dpageem_excess(*, e0_sq: float, h: float, eta0: float, T0: int, tMon0: int, 
     return 0.5 * h * S
 
 
-def _hb_noise_sup(eta: float, h: float, varrho: float) -> float:
+def _hb_noise_sup(eta: float, h: float, varrho: float, t_mon: int = 1) -> float:
     """sup_t sum_s c_{t,s}^2 of one stage's own noise: the stationary second moment of the
     heavy-ball segment (unit noise, zero start; nondecreasing in t) plus that of the
-    momentum-free tail, which only contracts what the momentum segment left."""
+    momentum-free tail, which only contracts what the momentum segment left. A stage with
+    no momentum step (``t_mon = 0``, DPageS) has no heavy-ball segment."""
     M = _hb_matrix(eta, h, varrho)
-    on = np.linalg.solve(np.eye(3) - M, np.array([eta * eta, 0.0, 0.0]))[0]
+    on = (np.linalg.solve(np.eye(3) - M, np.array([eta * eta, 0.0, 0.0]))[0]
+          if int(t_mon) > 0 else 0.0)
     q = 1.0 - eta * h
     return float(on + eta * eta / (1.0 - q * q))
 
@@ -216,7 +218,7 @@ def dpageem_leave_probability(*, radius: float, w_star_norm: float, h: float, et
         eta = eta0 * 2.0 ** -k
         A = _hb_start_gain(eta, h, varrho, tMon0 * 2 ** k)
         gain *= A
-        vbar = A * A * vbar + _hb_noise_sup(eta, h, varrho)
+        vbar = A * A * vbar + _hb_noise_sup(eta, h, varrho, tMon0 * 2 ** k)
         r = radius - w_star_norm - gain * w_star_norm
         if r <= 0:
             return 1.0

@@ -16,8 +16,10 @@ EXPECTED = {
     "zhang2021.thm3.2.corrected": {
         "verdict": "agrees",
         "regime": None,
-        "why": ("Same as thm3.2 with the eta0 factor of the DP term removed: still "
-                "const*d log(1/delta)/(n^2 eps^2) after 2^-K = d L^2 log/(theta^2 mu n^2 eps^2)."),
+        "why": ("2^-K (Fgap + const) + const*d L^2 log(1/delta)/(n^2 eps^2) (the DP term has no "
+                "eta0 factor; Gamma_c = c4 theta/(theta - eta0 beta/2), M = 1 + 1/(2 T0) are "
+                "constants): after 2^-K = d L^2 log/(theta^2 mu n^2 eps^2) both terms are "
+                "Theta(d/(n^2 eps^2))."),
     },
     "zhang2021.thm3.4.route": {
         "verdict": "disagrees",

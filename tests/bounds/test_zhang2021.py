@@ -369,3 +369,21 @@ def test_remark6_quotes_differ_from_intro():
     # l1-ball P-2: remark 6 sqrt(log(nd))/(n eps)^{1/4} vs intro sqrt(log(nd))/(n eps)^{1/2}
     ratio = sp.simplify(r6["P2_l1_remark6"] / ITEMS["zhang2021.intro.P2"].expressions["l1_ball"])
     assert sp.simplify(ratio - (n * eps)**sp.Rational(1, 4)) == 0
+
+
+def test_thm34_route_refutation_is_the_papers_proof_finding():
+    # the route is the paper's own (Sec. 3.2, Remark 6): its derivation refutation is a proof
+    # finding merged into the root that zhang2021.thm3.4:route-rate decides over every K,
+    # not a refutation of dptheory's own items
+    from dptheory.verify.findings import derivation_results, provenance
+    from dptheory.verify.verdict import Finding, split_findings
+    it = ITEMS["zhang2021.thm3.4.route"]
+    (cid, res), = derivation_results(it)
+    assert res.verdict == "refuted" and res.severity == "proof"
+    assert res.root == "zhang2021.thm3.4:route-momentum-term"
+    f = Finding.from_result(it.id, cid, res, provenance=provenance(it.id))
+    paper, own = split_findings([f])
+    assert [p.key for p in paper] == ["zhang2021.thm3.4:route-momentum-term"] and own == []
+    # a corrected item (dptheory's own statement) stays apart
+    own_f = Finding("zhang2021.thm3.2.corrected", "x", "s", {}, provenance="corrected")
+    assert split_findings([own_f]) == ([], [own_f])
