@@ -37,12 +37,14 @@ def test_random_starts_lie_on_the_segment_with_a_common_delta():
             "reps": 6, "seed": 3, **r.fixed}
     obj, data = W._data(cell, 10 ** 6)
     starts, gap = W._starts(cell, obj, data)
+    (a0, lo), (b0, hi) = r.fixed["w0_segment"]
+    assert a0 == b0 == 0.0 and 1.0 < lo < hi <= 2.0
     assert starts.shape == (6, 2) and np.all(starts[:, 0] == 0.0)
-    assert np.all((starts[:, 1] >= 1.3) & (starts[:, 1] <= 1.9))
+    assert np.all((starts[:, 1] >= lo) & (starts[:, 1] <= hi))
     assert len(set(starts[:, 1].tolist())) == 6                # one start per replicate
-    # F(0, u) = u^4/4 - u^2/2 + x_bar_2 u increases on [1.3, 1.9] (u^3 - u > 0.8 > |x_bar|):
-    # the largest gap is at u = 1.9
-    top = float(obj.F(np.array([0.0, 1.9]), data)) - obj.minimum(data).value
+    # F(0, u) = u^4/4 - u^2/2 + x_bar_2 u increases for u >= 1.1 (u^3 - u >= 0.231 > 0.1 >=
+    # |x_bar_2|): the largest gap is at the upper end
+    top = float(obj.F(np.array([0.0, hi]), data)) - obj.minimum(data).value
     assert gap == pytest.approx(top, rel=1e-12)
     out = W.dptr(cell)
     assert len(out["samples"]) == 6 and all(v > 0 for v in out["samples"])
