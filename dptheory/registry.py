@@ -160,6 +160,19 @@ def checks() -> tuple[Any, ...]:
 
 
 @functools.lru_cache(maxsize=None)
+def dimension_deciders() -> dict[str, tuple[str, ...]]:
+    """``{item id: check ids}``: the checks each provider names (its ``dimension_deciders()``)
+    as deciding an item's dimensional note at scaled constants."""
+    out: dict[str, tuple[str, ...]] = {}
+    for ep in _entry_points(CHECKS_GROUP):
+        fn = getattr(ep.load(), "dimension_deciders", None)
+        if callable(fn):
+            for item, ids in fn().items():
+                out[item] = out.get(item, ()) + tuple(ids)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
 def objective_registries() -> tuple[Any, ...]:
     """Modules registered in ``dptheory.objectives`` (each exposes ``FAMILIES`` and ``get``)."""
     return tuple(ep.load() for ep in _entry_points(OBJECTIVES_GROUP))

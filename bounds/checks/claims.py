@@ -572,7 +572,10 @@ def _zhang2017_lemma_grad(item: str) -> CheckResult:
         "readings": "R uniform on {0..T-1} (P(k) as printed) and on {1..T} (R in [T])",
         "rows": rows,
         "corrected_item": fixed.id,
-        "corrected_holds_on_all_rows": not any(r["corrected_violated"] for r in rows)}
+        "corrected_holds_on_all_rows": not any(r["corrected_violated"] for r in rows),
+        "constants_varied": ["beta (the loss scale of F = (beta/2) w^2; L = beta): 0.5, 1, 2, "
+                             "4, 10", "w0: 1 (cancels: both sides scale as w0^2 on the "
+                             "quadratic, sigma proportional to w0 for Lemma 12)"]}
     bad = [r for r in rows if r["violated_both_readings"]]
     if not bad:
         return CheckResult("supported", f"{item} part (1) holds on every row under both "

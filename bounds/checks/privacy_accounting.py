@@ -41,6 +41,8 @@ DELTA_DEF3 = (1e-9, 1e-5, 1e-3, 1e-2, 0.1)
 EPS_STD = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0)
 DELTA_TRAN = (1e-9, 1e-5, 1e-2, 0.1, 0.5, 0.9)
 REL_TOL = 1e-9          # a claim "fails" only beyond this relative slack (rounding noise)
+_SENS_NOTE = ("L: 1 (cancels: the noise std is L pi on L-Lipschitz gradients, so the privacy "
+              "loss depends on the multiplier pi only)")
 
 
 # ---------------------------------------------------------------------------------------
@@ -896,8 +898,8 @@ def _abadi_existence(item: str, eps_of: Any = None) -> CheckResult:
                       "(both covered)",
           "grid": {"c1": ABADI_C, "c2": ABADI_C, "delta": ABADI_DELTA, "q": [1, 0.5],
                    "T": f"2^2 .. 2^{ABADI_LOG2_T_MAX}"},
-          "constants_varied": ["c1, c2 over 1e-3 .. 1e3", "delta in {1e-5, 0.1}",
-                               "q in {1, 1/2}"],
+          "constants_varied": ["c1, c2: 1e-3 .. 1e3", "delta: 1e-5, 0.1", "q: 1, 1/2",
+                               _SENS_NOTE],
           "unrefuted_pairs": [list(p) for p in unrefuted]}
     if unrefuted or (eps_of is None and
                      any(c["delta_actual_lower_bound"] <= 0.49 for c in closed)):

@@ -93,7 +93,8 @@ def _tran2022_thm6() -> CheckResult:
                         "exceeds the whole printed right-hand side.",
           "hypotheses": "Theorem 6's settings (alpha = 1/N exactly, eps-condition <=> N >= 1) "
                         "hold at every row; R (the bound on F(w1)) is free",
-          "constants_varied": ["R (0 to 2 R0)"]}
+          "constants_varied": ["R: 0 .. 2 R0 (free: the printed bound is affine in R)",
+                               "G, L: 1 (not varied: a route above the printed bound at one admitted instance refutes it)"]}
     bad = [r for r in rows if r["ratio_lemma5_to_printed"] > 1]
     if not bad:
         return CheckResult("inconclusive", "Lemma 5's R-term does not exceed the printed one "

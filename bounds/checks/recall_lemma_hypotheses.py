@@ -58,7 +58,8 @@ def _tran2022_thm9_lemma7() -> CheckResult:
                      "gamma = eta N = d^(1/3)/(eps N)^(2/3), <= 1/2 only when eps N >= 2^(3/2) "
                      "sqrt(d), and states no such condition",
           "constants_varied": ["delta: 1e-5 .. 1 - 1e-6", "N: 1e2 .. 1e5", "d: 1, 16, 1e4",
-                               "G = 1, L = R = 1e-3"]}
+                               "L, R: 1e-3", "G: 1 (not varied: gamma = eta N does not "
+                               "depend on G, and the hypothesis is about gamma)"]}
     if not hits:
         return CheckResult("inconclusive", "tran2022.thm9: wherever Lemma 7's gamma <= 1/2 fails "
                            f"at the {len(rows)} searched points, the bound is vacuous (>= G)", ev,

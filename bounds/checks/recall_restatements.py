@@ -114,6 +114,18 @@ def _restatement_check(r: Restatement) -> CheckResult:
     ev = {"quantity": r.quantity, "a": f"{r.a[0]} [{r.a[1]}]: {sp.sstr(a)}",
           "b": f"{r.b[0]} [{r.b[1]}]: {sp.sstr(b)}", "constants_set_to_1": sorted(map(str, consts)),
           "ratio_a_over_b": sp.sstr(ratio), "depends_on": depends}
+    # the same ratio with the constants at 1/4 and at 4 (all together): the verdict judges
+    # the growing quantities (an O(.) hides constants), but a ratio that moves with them
+    # says the two statements also differ in a constant's power
+    at = {}
+    for v in (sp.Rational(1, 4), sp.Integer(4)):
+        r_v = sp.simplify(sp.expand_power_base((a / b).subs({s: v for s in consts}), force=True))
+        at[str(v)] = sp.sstr(sp.simplify(r_v / ratio))
+    ev["ratio_change_with_constants"] = at
+    ev["constants_varied"] = [f"{', '.join(sorted(map(str, consts))) or 'none'}: 1/4, 1, 4 "
+                              f"together (ratio at 1/4 and 4 over the ratio at 1: "
+                              f"{at['1/4']}, {at['4']})"] if consts else [
+        "none: both statements are free of problem constants"]
     if not depends:
         return CheckResult("supported", f"{r.name}: the two statements agree up to constants "
                            f"(ratio {sp.sstr(ratio)})", ev, claim="identity", power={

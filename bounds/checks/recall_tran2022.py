@@ -81,7 +81,8 @@ def _run_t_below_1(points=None) -> CheckResult:
         "floor": "E||grad F(w_hat)|| >= 0",
         "instance": "G = L = R = 1 (the bound's sign does not depend on them: every term with "
                     "log2 T < 0 is negative and outweighs 6G/sqrt(N) + (3R/2 + 12L) ...)",
-        "constants_varied": "N 2..100, d 1e4..1e8, eps 1 and 4, delta = 1e-5"}
+        "constants_varied": ["N: 2 .. 100", "d: 1e4 .. 1e8", "eps: 1, 4", "delta: 1e-5",
+                             "G, L, R: 1 (not varied: a negative bound at one admitted instance refutes it; the instance note says why the sign does not depend on them)"]}
     if not hits:
         return CheckResult("supported", "tran2022.thm9: the printed bound is >= 0 at every "
                            "searched point", ev, claim="upper-bound",
@@ -116,7 +117,8 @@ def _run_lemma7_constants(points=None) -> CheckResult:
         "n_route_above_with_printed_below_G": sum(1 for r in hits if r["printed"] < 1),
         "instance": "G = L = R = 1, eps = 1; admitted: Lemma 7's alpha >= 1/N and gamma <= 1/2, "
                     "T >= 2, Theorem 9's eps-condition",
-        "constants_varied": "N 1e3..1e6, d 1 and 100, delta 1e-5..0.99"}
+        "constants_varied": ["N: 1e3 .. 1e6", "d: 1, 100", "delta: 1e-5 .. 0.99",
+                             "G, L, R: 1 (not varied: a route above the printed bound at one admitted instance refutes the printed chain)"]}
     if not hits:
         return CheckResult("supported", "tran2022.thm9: the printed bound is >= Lemma 5 + 3 x "
                            "Lemma 7 at every admitted point", ev, claim="upper-bound",

@@ -37,7 +37,8 @@ import numpy as np
 
 from dptheory import registry
 from dptheory.errors import UsageError
-from dptheory.verify.recipe import Recipe, load_cell_function, missing
+from dptheory.verify.recipe import (Recipe, as_lines, constants_varied, load_cell_function,
+                                    merge_constants, missing, recording)
 from dptheory.verify.verdict import CheckResult, Finding, split_findings
 
 EXPERIMENTS_GROUP = "dptheory.experiments"
@@ -75,8 +76,32 @@ def select(all_recipes: list[Recipe], *, full: bool, only: Iterable[str] | None)
 
 
 def dispatch(cell: dict[str, Any]) -> Any:
-    """Top-level (picklable) cell runner: calls the recipe's cell function."""
-    return load_cell_function(cell["cell_fn"])(cell)
+    """Top-level (picklable) cell runner: calls the recipe's cell function and adds to its
+    output the certified constants reported while it ran (``constants``, merged with those
+    the cell returned itself)."""
+    with recording() as seen:
+        out = load_cell_function(cell["cell_fn"])(cell)
+    if isinstance(out, dict) and (seen or "constants" in out):
+        out = {**out, "constants": merge_constants(out.get("constants"), *seen)}
+    return out
+
+
+def with_constants(res: CheckResult, outputs: Iterable[Any], note: str = "") -> CheckResult:
+    """``res`` with ``evidence["constants_varied"]``: one line per certified constant the
+    check's cells ran at (:func:`~dptheory.verify.recipe.constants_varied`), after the lines
+    the check wrote itself (kept; a constant named in both keeps the check's line), then the
+    recipe's ``note`` on why no constant needs to move (``constants_note``). Cells stored
+    before cells reported constants add nothing."""
+    found = merge_constants(*(o.get("constants") for o in outputs if isinstance(o, dict)))
+    own = as_lines(res.evidence.get("constants_varied"))
+    named = {line.split(":", 1)[0].strip() for line in own if ":" in line}
+    lines = own + [line for line in constants_varied(found)
+                   if line.split(":", 1)[0].strip() not in named]
+    if note:
+        lines.append(f"scale not varied: {note}")
+    if not lines:
+        return res
+    return res.replace(evidence={**res.evidence, "constants_varied": lines})
 
 
 def build_cells(chosen: list[Recipe], *, full: bool, seed: int,
@@ -563,7 +588,8 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
                 mine = [(results[cell_key(c)], c) for c in cells if c["recipe"] == r.id]
                 pooled = _pool(mine, r, full, extra.get(r.id, ()))
                 pooled_all[r.id] = pooled
-                res = evaluate(r, pooled)
+                res = with_constants(evaluate(r, pooled), (o for o, _ in mine),
+                                     r.constants_note)
                 judged[r.id] = res
                 if _wants_more(r, res, len(extra.get(r.id, [])), full):
                     last = max(pooled) if pooled else r.points(full)[-1]

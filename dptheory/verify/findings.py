@@ -163,6 +163,10 @@ def dimension_results(item: Any) -> list[Finding | Note]:
     ev = {"issues": [i.as_dict() for i in rest], "unit_choices": choices,
           "declared": {str(k): str(v) for k, v in norm.items()}}
     first = f"{rest[0].where}: {rest[0].message}"
+    if choices and registry.dimension_deciders().get(item.id):
+        # decided at scaled constants by a registered check (loss or parameter scales far
+        # from 1): that check's verdict, not an undecided note, answers the unit question
+        return out
     if choices:
         out.append(_note(item, "dimensions", f"{len(rest)} dimensional issue(s), consistent only "
                          f"if units are fixed by {choices[0]}, which the item does not declare; "

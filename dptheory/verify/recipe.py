@@ -33,6 +33,13 @@ Every cell of a bound, slope or stability recipe also says whether the claim can
 * ``start_passes`` — True when the start point already satisfies the claim's target (a success
   test, an accuracy): the check could not have failed there.
 
+Every cell may also return ``constants`` (``{name: value or [values]}``): the certified
+constants of the instances it ran (the loss's G, beta, mu, ...). Code that certifies constants
+while a cell runs reports them with :func:`record_constants`; the engine adds them to the
+cell's output and writes, per check, which values each constant took
+(``evidence["constants_varied"]``, :func:`constants_varied`), so a reader sees whether a
+formula that drops a constant could have shown (it cannot where that constant is 1).
+
 A recipe that needs what a machine may lack (a real data set read from a registry package)
 names a ``requires`` function; :func:`missing` returns its reason, and ``verify`` reports
 such a recipe as inconclusive ("not run: ...") instead of failing.
@@ -44,8 +51,10 @@ before the check, so results do not depend on the block size or on the number of
 
 from __future__ import annotations
 
+import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator, Mapping
 
 CHECK_KINDS = ("bound", "slope", "sensitivity", "stability", "audit")
 #: keys the engine writes into every cell (``Recipe.fixed`` may not set them)
@@ -105,6 +114,10 @@ class Recipe:
     # slope checks: None judges the mean of the samples at each point; a level q in (0, 1)
     # judges their q-quantile, for a high-probability claim (w.p. >= 1 - zeta: q = 1 - zeta)
     quantile: float | None = None
+    # why the check need not run where the constants it depends on are far from 1 (<= 1/4 or
+    # >= 4): a proven invariance ("the ratio measured/bound does not depend on the loss scale
+    # c because both scale as c"), or that it depends on none; empty: it must (a test checks)
+    constants_note: str = ""
 
     def __post_init__(self) -> None:
         if self.check not in CHECK_KINDS:
@@ -174,3 +187,95 @@ def load_cell_function(path: str):
     import importlib
     module, _, name = path.partition(":")
     return getattr(importlib.import_module(module), name)
+
+
+# ------------------------------------------------------------------ constants of a cell
+_RECORDED: list[dict[str, float]] | None = None
+
+
+def is_recording() -> bool:
+    """Whether a :func:`recording` block is open (callers may skip work otherwise)."""
+    return _RECORDED is not None
+
+
+def record_constants(values: Mapping[str, Any]) -> None:
+    """Report certified constants ``{name: value}`` of an instance the running cell uses
+    (a no-op outside :func:`recording`); non-numeric and non-finite values are skipped."""
+    if _RECORDED is None:
+        return
+    clean = {}
+    for k, v in values.items():
+        try:
+            x = float(v)
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(x):
+            clean[str(k)] = x
+    if clean:
+        _RECORDED.append(clean)
+
+
+@contextmanager
+def recording() -> Iterator[list[dict[str, float]]]:
+    """Collect what :func:`record_constants` reports while the block runs (nestable: an
+    inner block's records are also the outer's)."""
+    global _RECORDED
+    outer = _RECORDED
+    _RECORDED = []
+    try:
+        yield _RECORDED
+    finally:
+        inner, _RECORDED = _RECORDED, outer
+        if outer is not None:
+            outer.extend(inner)
+
+
+def merge_constants(*sources: Any) -> dict[str, list[float]]:
+    """``{name: sorted distinct values}`` from mappings ``{name: value or [values]}``."""
+    out: dict[str, set[float]] = {}
+    for src in sources:
+        for k, v in (src or {}).items():
+            vals = v if isinstance(v, (list, tuple)) else [v]
+            for x in vals:
+                try:
+                    x = float(x)
+                except (TypeError, ValueError):
+                    continue
+                if math.isfinite(x):
+                    out.setdefault(str(k), set()).add(x)
+    return {k: sorted(v) for k, v in sorted(out.items())}
+
+
+def _num(x: float) -> str:
+    """A constant's value for a reader: 1/4 and 4 as such, else 3 significant digits."""
+    for p in range(1, 11):
+        if x > 0 and abs(x - 2.0 ** -p) <= 1e-12:
+            return f"1/{2 ** p}"
+    return f"{x:.3g}"
+
+
+def constants_varied(values: Mapping[str, list[float]]) -> list[str]:
+    """One line per constant: ``"beta: 1/4, 1, 4"`` (at most four distinct values, else
+    ``"G: 0.93 .. 0.97 (12 values)"``); one value is ``"G: 1 (not varied)"`` at 1 and
+    ``"beta: 16 (one value)"`` elsewhere (a scaled variant of a check runs at one scale)."""
+    lines = []
+    for k, vals in values.items():
+        shown = sorted({_num(x): x for x in vals}.items(), key=lambda t: t[1])
+        if len(shown) == 1:
+            lines.append(f"{k}: {shown[0][0]} "
+                         f"({'not varied' if shown[0][0] == '1' else 'one value'})")
+        elif len(shown) <= 4:
+            lines.append(f"{k}: " + ", ".join(s for s, _ in shown))
+        else:
+            lines.append(f"{k}: {shown[0][0]} .. {shown[-1][0]} ({len(shown)} values)")
+    return lines
+
+
+def as_lines(value: Any) -> list[str]:
+    """A hand-written ``constants_varied`` as a list of lines (a plain string is split at
+    semicolons)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [p.strip() for p in value.split(";") if p.strip()]
+    return [str(v) for v in value]

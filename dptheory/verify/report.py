@@ -147,7 +147,16 @@ def columns(v: Any) -> dict[str, str]:
         if bounds:
             trivial = f"bound {_g(min(bounds))}..{_g(max(bounds))}"
     power = (v.power or {}).get("statement", "—") if v.power else "—"
-    return {"ratio": ratio, "trivial": trivial, "power": power}
+    return {"ratio": ratio, "trivial": trivial, "power": power,
+            "constants": "; ".join(constants_lines(v)) or "—"}
+
+
+def constants_lines(v: Any) -> list[str]:
+    """The constants a check varied, one line per constant, from its
+    ``evidence["constants_varied"]`` whoever wrote it (a simulation's cells or a symbolic
+    check; a plain string is split at semicolons); empty when it says nothing."""
+    from dptheory.verify.recipe import as_lines
+    return as_lines((v.evidence or {}).get("constants_varied"))
 
 
 # ----------------------------------------------------------------------------- figures
@@ -465,6 +474,12 @@ def write(result: Any, svg: bool = False) -> Path:
         lines.append("")
         if details:
             lines += ["Cells in full:", "", *details, ""]
+        varied = [(v.id, constants_lines(v)) for v in by_paper[paper]]
+        if any(c for _, c in varied):
+            lines += ["Constants each check ran at (a formula that drops a constant cannot "
+                      "show where that constant is 1):", ""]
+            lines += [f"- `{i}`: {humanize('; '.join(c))}" for i, c in varied if c]
+            lines.append("")
         for v in by_paper[paper]:
             if v.id in figures:
                 lines += [f"![{v.id}](figures/{figures[v.id]})", ""]
@@ -573,6 +588,7 @@ def as_json(result: Any) -> dict[str, Any]:
                       "claim": v.claim, "summary": humanize(v.summary),
                       "severity": v.severity,
                       "power": v.power, "columns": columns(v), "reproduce": v.reproduce,
+                      "constants_varied": constants_lines(v),
                       "evidence": v.evidence}
                      for v in result.verdicts],
         "audits": audit_rows(result.verdicts),

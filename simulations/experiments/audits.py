@@ -425,7 +425,9 @@ def audit_recipes(setups: dict[str, dict[str, Any]],
     planted twin scales); ``claims`` maps an algorithm id to the (eps, delta) audited where
     it is not :data:`CLAIM`. A setup with ``transcript=True`` is audited on its transcript
     (:mod:`.transcripts`: every noisy release, likelihood-ratio score) with
-    ``TRANSCRIPT_RUNS`` runs per neighbour in the quick recipe.
+    ``TRANSCRIPT_RUNS`` runs per neighbour in the quick recipe. A setup's
+    ``constants_note`` says why the audit's claim does not depend on the scale of the loss's
+    constants (issue 22; :class:`~dptheory.verify.recipe.Recipe`).
     """
     out = []
     for alg_id, s in setups.items():
@@ -447,7 +449,7 @@ def audit_recipes(setups: dict[str, dict[str, Any]],
                         f"{delta:g} (quick: {quick_runs} runs per neighbour, replace-one "
                         "worst-case canary, planted twin at twice the claim"
                         + ("; transcript audit" if s.get("transcript") else "") + ")",
-            quick=True))
+            quick=True, constants_note=s.get("constants_note", "")))
         out.append(Recipe(
             id=f"{item}:audit-{alg_id}", item=item, check="audit",
             cell=f"{__name__}:audit_cell",
@@ -455,7 +457,7 @@ def audit_recipes(setups: dict[str, dict[str, Any]],
             fixed={**base, "n": s["n"], "params": s["full"]}, reps=FULL_RUNS,
             block=FULL_BLOCK, reps_full=FULL_RUNS, metric="epsilon lower bound",
             description=f"many-runs membership audit of {alg_id} ({FULL_RUNS} runs per "
-                        "neighbour)", quick=False))
+                        "neighbour)", quick=False, constants_note=s.get("constants_note", "")))
     return out
 
 

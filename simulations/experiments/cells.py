@@ -30,35 +30,23 @@ from typing import Any
 import numpy as np
 
 from dptheory import registry
-from dptheory.symbolic.assumptions import (AffineDeviation, BoundedGradient, BoundedMinimizer,
-                                           BoundedVariance, GeneralizedSmooth, HessianLipschitz,
-                                           Lipschitz, PL, Smooth, StronglyConvex,
-                                           WeaklyQuasiConvex)
-from dptheory.verify.recipe import Recipe
+from dptheory.verify.recipe import Recipe, load_cell_function
 
 from dptheory_simulations.algorithms import get as get_algorithm
 from dptheory_simulations.objectives import Dataset
 from dptheory_simulations.objectives import get as get_objective
+from dptheory_simulations.objectives.base import CONSTANT_NAMES, named_constants
 
 __all__ = ["constants", "catalog_bound", "catalog_setting", "param", "objective_and_data",
            "cell_eps", "floats", "jsonable", "scalar_params", "fmin_upper", "replicate_rng",
-           "run_algorithm", "certified", "utility_recipe"]
+           "run_algorithm", "certified", "utility_recipe", "planned_constants", "scaled_variant"]
 
-
-_CONST_ATTRS = ((Lipschitz, "G", "G"), (BoundedGradient, "G", "G_grad"), (Smooth, "beta", "beta"),
-                (StronglyConvex, "mu", "mu"), (PL, "mu", "mu_pl"),
-                (BoundedMinimizer, "D", "D"), (WeaklyQuasiConvex, "theta", "theta"),
-                (BoundedVariance, "sigma", "sigma_g"), (HessianLipschitz, "rho", "rho"),
-                (GeneralizedSmooth, "L0", "L0"), (GeneralizedSmooth, "L1", "L1"),
-                (AffineDeviation, "tau0", "tau0"), (AffineDeviation, "tau1", "tau1"))
 
 def constants(objective: Any, data: Any) -> dict[str, float]:
-    """The certified constants declared by ``objective`` on ``data``, by catalog name."""
-    out: dict[str, float] = {}
-    for a in objective.assumptions(data):
-        for kind, attr, name in _CONST_ATTRS:
-            if isinstance(a, kind):
-                out[name] = float(getattr(a, attr))
+    """The certified constants declared by ``objective`` on ``data``, by catalog name (the
+    loss bound excepted)."""
+    out = named_constants(objective.assumptions(data))
+    out.pop("loss_bound", None)
     return out
 
 def catalog_bound(item: str, values: dict[str, float], what: str = "bound") -> float:
@@ -162,3 +150,53 @@ def utility_recipe(**kw: Any) -> Recipe:
         kw.setdefault("consequence", "the printed explicit bound is exceeded at the instance "
                                      "given (certified by a one-sided lower confidence limit)")
     return Recipe(**kw)
+
+
+#: constants a cell may set directly (a Monte Carlo of a lemma on an abstract instance)
+_EXPLICIT = frozenset(name for _, _, name in CONSTANT_NAMES)
+
+
+def planned_constants(cell: dict) -> dict[str, float]:
+    """The certified constants a cell will run at, read from its keys without running it:
+    the constants it sets itself (``tau0``, ``tau1``, ...), and those its objective
+    (``family`` or an audit's ``objective``, with ``objective_params`` or ``family_params``)
+    certifies on a data set of the cell's ``n`` drawn from its seed. Empty when the cell
+    names no objective. A cell function that builds its instance itself says how through
+    its attribute ``instance`` (cell -> (objective, data)), which is read instead."""
+    merged = {**cell, **cell.get("point", {})}
+    out = {k: float(v) for k, v in merged.items()
+           if k in _EXPLICIT and isinstance(v, (int, float)) and not isinstance(v, bool)}
+    fn = load_cell_function(cell["cell_fn"]) if cell.get("cell_fn") else None
+    if getattr(fn, "instance", None) is not None:
+        obj, data = fn.instance(cell)
+        return {**named_constants(obj.assumptions(data)), **out}
+    family = merged.get("family") or merged.get("objective")
+    if not isinstance(family, str):
+        return out
+    from .transcripts import audit_objective      # registered families and audit-only ones
+    params = dict(cell.get("objective_params") or cell.get("family_params") or {})
+    obj = audit_objective(family, **params)
+    n = merged.get("n")
+    n = int(n) if isinstance(n, (int, float)) and not isinstance(n, bool) else 20
+    data = obj.make_data(min(n, 4096), int(cell.get("data_seed", cell.get("seed", 0))) % 2 ** 32)
+    return {**named_constants(obj.assumptions(data)), **out}
+
+
+def scaled_variant(recipe: Recipe, tag: str, why: str, *, params: dict[str, Any] | None = None,
+                   fixed: dict[str, Any] | None = None, sweep: dict[str, list[Any]] | None = None,
+                   points: int = 1) -> Recipe:
+    """``recipe`` run where a constant it depends on is far from 1 (issue 22): id
+    ``<id>-<tag>``, the objective's parameters updated by ``params`` (a feature or loss
+    scale, certified by the family), other fixed keys by ``fixed``; the quick sweep keeps
+    its first ``points`` points (``sweep`` replaces it), the full sweep stays. ``why`` says
+    which constants move and how (appended to the description)."""
+    from dataclasses import replace
+    new = dict(recipe.fixed)
+    if params:
+        key = "objective_params" if "objective_params" in new else "family_params"
+        new[key] = {**new.get(key, {}), **params}
+    new.update(fixed or {})
+    quick = sweep or {recipe.variable: recipe.points()[:points]}
+    return replace(recipe, id=f"{recipe.id}-{tag}", fixed=new, sweep=quick,
+                   sweep_full=recipe.sweep_full or {recipe.variable: recipe.points()},
+                   description=f"{recipe.description} Scaled variant: {why}")

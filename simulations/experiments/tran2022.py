@@ -24,8 +24,8 @@ from dptheory_simulations.objectives import Dataset
 from dptheory_simulations.objectives import get as get_objective
 
 from .audits import audit_recipes
-from .cells import (catalog_bound, constants, floats,
-                    fmin_upper, objective_and_data, param, run_algorithm, scalar_params, utility_recipe)
+from .cells import (catalog_bound, constants, floats, fmin_upper, objective_and_data, param,
+                    run_algorithm, scalar_params, scaled_variant, utility_recipe)
 from .sensitivity import (NeighbourSpace, certified_result, evaluate_item, label_space, lipschitz,
                           record_json, replace_record, score_key, search_kw,
                           search_neighbours, sensitivity_recipe, sub_seed)
@@ -431,6 +431,18 @@ RECIPES: list[Recipe] = [
                        "bound)."),
 ]
 
+#: issue 22: the checks above run at feature scale X = 1 (G = 0.71, L = 1), where a bound
+#: that drops G or L cannot show; each also runs at X = 1/4 (G = 0.18, L = 1/16) and X = 4
+#: (G = 2.8, L = 16), certified by robust-regression (G = X/sqrt 2, L = X^2), at its first
+#: sweep point
+RECIPES += [scaled_variant(r, f"x-{tag}", f"features of norm <= {x:g} (G = {x / math.sqrt(2):.3g}, "
+                           f"L = {x * x:g} certified).", params={"x_radius": x})
+            for r in RECIPES if r.quick and r.id in (
+                "tran2022.thm9:bound-n", "tran2022.lemma5:bound-T", "tran2022.lemma7:bound-n",
+                "tran2022.prop13:node-sensitivity-fixed-iterates",
+                "tran2022.thm4:node-sensitivity")
+            for tag, x in (("quarter", 0.25), ("4", 4.0))]
+
 
 # ============================================================================ audits
 _RR3 = ("robust-regression", {"d": 3})
@@ -444,11 +456,23 @@ AUDITS: dict[str, dict[str, Any]] = {
 # each node's shift is a known function of the permutation and the transcript's exact eps is
 # that of a mixture over the canary's positions
 AUDITS["tran2022.alg1"] = dict(obj=("linear-score", {"d": 3}), n=8, quick={"T": 8, "eta": 0.1},
-                               full={"T": 8, "eta": 0.1}, noise="sigma", transcript=True)
+                               full={"T": 8, "eta": 0.1}, noise="sigma", transcript=True,
+                               constants_note="the privacy claim is invariant under the loss "
+                               "scale because a node's noise std is 4 alpha G sqrt(V) sigma with "
+                               "sigma = 2 sqrt(log(1/delta))/eps free of G (checked in the tests) "
+                               "and a node's sensitivity is <= 4 alpha G (Thm 4; measured at "
+                               "X = 1/4 and 4 by tran2022.thm4:node-sensitivity-x-*: the same "
+                               "ratio at every scale)")
 # Algorithm 2 likewise: on the linear loss its r- and Delta-nodes carry no shift, so the
 # transcript's LLR is that of the G-nodes (handed over with the permutations and anchors)
 AUDITS["tran2022.alg2"] = dict(obj=("linear-score", {"d": 3}), n=8, quick={"T": 8, "eta": 0.1},
-                               full={"T": 8, "eta": 0.1}, noise="sigma", transcript=True)
+                               full={"T": 8, "eta": 0.1}, noise="sigma", transcript=True,
+                               constants_note="this audit is invariant under the loss scale "
+                               "because on the linear loss only the G-nodes carry a shift (<= "
+                               "delta_G = 4G) and their noise std is 4G sigma sqrt(V), sigma = "
+                               "4 sqrt(log(1/delta))/eps free of G (checked in the tests); it "
+                               "cannot see the r- and Delta-nodes, whose printed delta_r = 2 eta N "
+                               "drops L (refuted symbolically: tran2022.alg2:delta_r-drops-L)")
 #: Theorem 4 needs delta >= exp(-eps) (printed); e^-1.5 = 0.22 <= 0.3
 AUDIT_CLAIMS: dict[str, tuple[float, float]] = {"tran2022.alg1": (1.5, 0.3)}
 RECIPES += audit_recipes(AUDITS, AUDIT_CLAIMS)

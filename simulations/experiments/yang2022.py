@@ -20,7 +20,7 @@ from dptheory.verify.recipe import Recipe
 from dptheory_simulations.objectives import Dataset
 
 from .audits import audit_recipes
-from .cells import (catalog_bound, floats,
+from .cells import (catalog_bound, floats, scaled_variant,
                     objective_and_data, param, replicate_rng,
                     run_algorithm, scalar_params, utility_recipe)
 from .sensitivity import (SEARCH_QUICK, evaluate_item, per_step_cell, sensitivity_recipe)
@@ -166,7 +166,8 @@ def first_order(cell: dict) -> dict:
     # < 1) or -x C (clipped) is the smallest value the quantity can take
     phi_max = 1.0 if cell["lemma"] == "A.3" else float(cell["C"])
     return {"samples": floats(out), "bound": h, "direction": "lower",
-            "trivial": -x * phi_max, "trivial_source": "<grad f, phi(g)> >= -x ||phi(g)||"}
+            "trivial": -x * phi_max, "trivial_source": "<grad f, phi(g)> >= -x ||phi(g)||",
+            "constants": {"tau0": tau0, "tau1": tau1}}
 
 
 # ============================================================================ recipes
@@ -290,7 +291,7 @@ RECIPES: list[Recipe] = [
                    description="DP-NSGD at N = 400 vs r >> M = 2 tau0/(1 - tau1): the leading term "
                                "sqrt(M + r) (...)^{1/4} grows as r^1/2 while x_nv(r) ~ 1/r vanishes; "
                                "tolerance 0.2 since M/r is not negligible at the smallest r."),
-    *[utility_recipe(id=f"yang2022.lemma{lem}:bound-x-{law}", item=f"yang2022.lemma{lem}", check="bound",
+    *(_FIRST_ORDER := [utility_recipe(id=f"yang2022.lemma{lem}:bound-x-{law}", item=f"yang2022.lemma{lem}", check="bound",
                      cell=f"{MODULE}:first_order",
                      sweep={"x": xs}, sweep_full={"x": xs + [32.0]},
                      fixed={"lemma": lem, "law": law, "tau0": 1.0, "tau1": 0.5, "r": 1.0, "C": 4.0,
@@ -304,19 +305,34 @@ RECIPES: list[Recipe] = [
                                     "below it no draw is clipped and E<grad f, g> = x^2 = h_C(x) is an "
                                     "identity (equality, not checkable by a strict UCL test)."))
       for lem, xs in (("A.3", [0.25, 1.0, 2.0, 4.0, 8.0]), ("A.5", [3.0, 4.0, 8.0, 16.0]))
-      for law in ("collinear", "sphere")],
+      for law in ("collinear", "sphere")]),
+    # issue 22: the same Monte Carlo at gradient scale c = 1/4 and 4 (a loss scaled by c
+    # scales grad f, tau0, r and C by c and leaves tau1): a printed h that is not of degree 1
+    # in (x, tau0, r or C) shows here, invisible at tau0 = r = 1
+    *[scaled_variant(r, f"scale-{tag}", f"gradient scale c = {c:g}: x, tau0, r and C times c "
+                     "(tau1 is a ratio and stays 0.5).",
+                     fixed={"tau0": c, "r": c, "C": 4.0 * c},
+                     sweep={"x": [c * x for x in r.points()]})
+      for r in _FIRST_ORDER for tag, c in (("quarter", 0.25), ("4", 4.0))],
     sensitivity_recipe("yang2022.lemma3.1:clip-sensitivity", "yang2022.lemma3.1", f"{MODULE}:per_step_sensitivity",
                        {"C": [0.1, 0.5]},
                        {"kind": "clip", "n": 32, "family": "robust-regression", "family_params": {"d": 5},
                         **SEARCH_QUICK}, {"C": [0.05, 0.1, 0.3, 0.5, 1.0]},
                        "||sum clip_C(g_i) - sum clip_C(g'_i)||",
-                       "Sum of clipped per-sample gradients under substitution vs 2C."),
+                       "Sum of clipped per-sample gradients under substitution vs 2C.",
+                       constants_note="the claim (sensitivity 2C) depends on no constant of the "
+                       "loss because a clipped vector has norm <= C whatever the gradients (one "
+                       "term of the sum changes); the threshold C, in the gradients' units, is "
+                       "swept at 0.1 (<= 1/4) and 0.5"),
     sensitivity_recipe("yang2022.lemma3.1:normalize-sensitivity", "yang2022.lemma3.1", f"{MODULE}:per_step_sensitivity",
                        {"r": [0.01, 0.1]},
                        {"kind": "normalize", "n": 32, "family": "robust-regression", "family_params": {"d": 5},
                         **SEARCH_QUICK}, {"r": [0.001, 0.01, 0.1, 1.0]},
                        "||sum g_i/(||g_i||+r) - sum g'_i/(||g'_i||+r)||",
-                       "Sum of normalized per-sample gradients under substitution vs 2."),
+                       "Sum of normalized per-sample gradients under substitution vs 2.",
+                       constants_note="the claim (sensitivity 2) depends on no constant of the "
+                       "loss because g/(||g|| + r) has norm < 1 whatever the gradient g (one term "
+                       "of the sum changes); r, in the gradients' units, is swept at 0.01 and 0.1"),
 ]
 
 
@@ -346,9 +362,19 @@ AUDITS: dict[str, dict[str, Any]] = {
     # features +-10^3 e_j whose normalised gradients are +-e_j to 10^-3 (sensitivity -> 2)
     "yang2022.alg1": dict(obj=_COSH, n=32, quick={"T": 3, "B": 32, "eta": 0.1, "r": 1.0},
                           full={"T": 1, "B": 32, "eta": 0.1, "r": 1.0}, noise="sigma",
-                          transcript=True),
+                          transcript=True,
+                          constants_note="the privacy claim depends on no constant of the loss "
+                          "because a normalised term g/(||g|| + r) has norm < 1 whatever the "
+                          "loss and r (sensitivity 2 of the sum) and the noise std sigma of "
+                          "Lemma 3.1 has no constant of the loss (checked in the tests)"),
     "yang2022.dpsgd": dict(obj=_COSH, n=32, quick={"T": 3, "B": 32, "eta": 0.1, "C": 1.0},
-                           full={"T": 1, "B": 32, "eta": 0.1, "C": 1.0}, noise="sigma"),
+                           full={"T": 1, "B": 32, "eta": 0.1, "C": 1.0}, noise="sigma",
+                           constants_note="the privacy claim depends on no constant of the "
+                           "loss and not on C because the clipped sum (sensitivity 2C) gets "
+                           "noise of std sigma C (eq. (2)): the release is C times that of "
+                           "clipping at 1, so the multiplier is sigma/2 for every loss and C; "
+                           "sigma of Lemma 3.1 has no constant of the loss (checked in the "
+                           "tests)"),
 }
 AUDIT_CLAIMS: dict[str, tuple[float, float]] = {}
 RECIPES += audit_recipes(AUDITS, AUDIT_CLAIMS)

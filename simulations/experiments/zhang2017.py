@@ -33,7 +33,7 @@ from dptheory_simulations.objectives import get as get_objective
 from .audits import GAUSSIAN_OUTPUT, audit_recipes
 from .cells import (catalog_bound, catalog_setting, cell_eps, certified, constants, floats,
                     jsonable, objective_and_data, param, replicate_rng,
-                    run_algorithm, scalar_params, utility_recipe)
+                    run_algorithm, scalar_params, scaled_variant, utility_recipe)
 from .sensitivity import (SEARCH_QUICK, NeighbourSpace, certified_result, evaluate_item,
                           label_space, lipschitz, record_json, replace_record, search_kw,
                           search_neighbours, sensitivity_recipe, sub_seed)
@@ -502,7 +502,13 @@ AUDITS: dict[str, dict[str, Any]] = {
     "zhang2017.alg1": dict(obj=("huber-ridge", {"d": 3, "noise": 2.0}), n=32, quick={"T": 20}, full={"T": 20},
                            noise="noise_scale", release=GAUSSIAN_OUTPUT),
     # K = n^2 rounds as printed (the output round is uniform on 1..K)
-    "zhang2017.alg2": dict(obj=_HUBER, n=16, quick={}, full={}, noise="noise_scale"),
+    "zhang2017.alg2": dict(obj=_HUBER, n=16, quick={}, full={}, noise="noise_scale",
+                           constants_note="the privacy claim is invariant under the loss scale "
+                           "because Theorem 4's noise s = 2L sqrt(log(2/delta) log(3n/delta))/eps "
+                           "(inside the catalog's sigma^2 = 4L^2 + d s^2) is linear in the "
+                           "certified L and one record moves a step's gradient by <= 2L, so "
+                           "the noise multiplier has no L (the degree in L is checked in the "
+                           "tests)"),
     # audited on its noisy gradients before projection (:mod:`.transcripts`), full batches
     "zhang2017.bst14": dict(obj=_HUBER, n=32, quick={"T": 3, "m": 32},
                             full={"T": 1, "m": 32}, noise="noise_scale", transcript=True),
@@ -722,23 +728,31 @@ def pattern_data(n: int, d: int) -> Any:
     return Dataset(X, np.zeros(n))
 
 
+def _alg1_exact_instance(cell: dict) -> tuple[Any, Any]:
+    """The objective of :func:`alg1_exact` and the two-record data set its constants are
+    certified on (same x_bar and X as every even n)."""
+    obj = get_objective("tilted-quadratic", **cell.get("objective_params", {}))
+    return obj, pattern_data(2, obj.d)
+
+
 def alg1_exact(cell: dict) -> dict:
     """zhang2017 Theorem 2 (eps-DP: l2-Laplace; (eps, delta): Gaussian) on the exact
     expectation of Algorithm 1's excess risk (:mod:`.exact`).
 
-    GD with eta = 1/(mu + beta) = 1/2 from w0 = 0 on F = ||w||^2/2 + <a, w> (w_hat = -a,
-    D = ||a||): e_T = 2^{-T} a; w_priv = w_T + z with E||z||^2 = d(d+1)(Delta/eps)^2
+    GD with eta = 1/(mu + beta) = 1/(2h) from w0 = 0 on F = h||w||^2/2 + <a, w> (curvature
+    h = the family's ``scale``, default 1; w_hat = -a/h, D = ||a||/h): e_T = 2^{-T} a/h;
+    w_priv = w_T + z with E||z||^2 = d(d+1)(Delta/eps)^2
     (l2-Laplace) or d sigma^2 (Gaussian, sigma^2 = 2 log(2/delta) Delta^2/eps^2), Delta =
-    5 L (mu + beta)/(n mu beta); F quadratic with Hessian I, so E F(w_priv) - F* =
-    ||e_T||^2/2 + E||z||^2/2 exactly. Constants (G = R + X on ||w|| <= R, D) certified by
+    5 L (mu + beta)/(n mu beta); F quadratic with Hessian h I, so E F(w_priv) - F* =
+    h ||e_T||^2/2 + h E||z||^2/2 exactly. Constants (G = R + X on ||w|| <= R, D) certified by
     the family on the two-record data set {a + u, a - u}, which has the same x_bar and X
     as every even n. The iterates lie on the segment [0, -a], inside the ball 2D.
     """
     from .exact import gd_error, noise_second_moment, output_perturbation_excess  # noqa: PLC0415
     n = int(param(cell, "n"))
-    d = int(cell.get("objective_params", {}).get("d", 5))
-    obj = get_objective("tilted-quadratic", **cell.get("objective_params", {}))
-    c = constants(obj, pattern_data(2, d))
+    obj, two = _alg1_exact_instance(cell)
+    d = obj.d
+    c = constants(obj, two)
     eps = float(cell["eps"])
     delta = float(cell.get("delta", 0.0))
     vals = {"n": n, "d": d, "eps": eps, "G": c["G"], "beta": c["beta"], "mu": c["mu"],
@@ -749,19 +763,25 @@ def alg1_exact(cell: dict) -> dict:
     T = max(1, int(math.ceil(catalog_setting(item, "T", vals) - 1e-9)))
     Dsens = catalog_setting(item, "Dsens", vals)
     eta = 1 / (c["mu"] + c["beta"])
-    eT = gd_error(np.eye(d)[0] * _A, eta, 1.0, T)
+    h = float(obj.scale)                     # Hessian h I: mu = beta = h, eta h = 1/2
+    eT = gd_error(np.eye(d)[0] * _A / h, eta, h, T)
     if delta > 0:
         m = noise_second_moment("gaussian", d, math.sqrt(2 * math.log(2 / delta)) * Dsens / eps)
     else:
         m = noise_second_moment("l2-laplace", d, Dsens / eps)
-    value = output_perturbation_excess(eT, 1.0, m)
+    value = output_perturbation_excess(eT, h, m)
     bound = catalog_bound(item, {**vals, "T": T})
-    how = (f"exact: ||e_T||^2/2 + E||z||^2/2 with e_T = 2^-{T} a, E||z||^2 = {m:.6g} "
+    how = (f"exact: h||e_T||^2/2 + h E||z||^2/2 with h = {h:g}, e_T = 2^-{T} a/h, "
+           f"E||z||^2 = {m:.6g} "
            f"({'Gaussian' if delta > 0 else 'l2-Laplace'}, Delta = {Dsens:.6g})")
     # one entry per replicate of the contract; all equal (no sampling): the engine judges
     # ``exact`` with :func:`dptheory.verify.checks.exact_check`
     return {"samples": [value] * int(cell.get("reps", 1)), "exact": value, "bound": bound, "derivation": how,
             "in_domain": 1.0, "params": {"T": T, "eta": eta, "Delta": Dsens, "noise_sq": m}}
+
+
+#: what :func:`~.cells.planned_constants` reads: the cell builds its instance itself
+alg1_exact.instance = _alg1_exact_instance        # type: ignore[attr-defined]
 
 
 # The same root as zhang2017.thm2.approx:bound-n-quadratic (one root cause, one finding),
@@ -790,3 +810,19 @@ RECIPES += [
                                "the tests) against the printed bound at n = 1e5 .. 1e9.",
                    **({} if delta == 0 or part.endswith("corrected") else _THM2_APPROX_NOISE))
     for part, delta in (("thm2.eps", 0.0), ("thm2.approx", 1e-5), ("thm2.approx.corrected", 1e-5))]
+
+#: issue 22: the exact checks also at curvature h = 1/4 and 4 (mu = beta = h, D = ||a||/h
+#: certified by tilted-quadratic's ``scale``); the ball R = 2/h keeps L = h R + X as at h = 1
+#: (only mu, beta and D move) and holds Theorem 2's ball 2D = 0.6/h; every n (closed forms)
+RECIPES += [scaled_variant(r, f"h-{tag}", f"curvature h = {h:g} (mu = beta = {h:g}, "
+                           f"D = {_A / h:g} certified), ball R = {2 / h:g} (L = 2 + X as at h = 1).",
+                           params={"scale": h, "R": 2 / h}, sweep=r.sweep)
+            for r in list(RECIPES) if r.id.endswith(":exact-n")
+            for tag, h in (("quarter", 0.25), ("4", 4.0))]
+
+#: issue 22: Theorem 5 (G = 1.5, beta = 0.35 at X = 1) also at feature scale X = 1/4
+#: (L = 0.75, beta = 0.116) and X = 4 (L = 4.5, beta = 4.1), at its first sweep point
+RECIPES += [scaled_variant(r, f"x-{tag}", f"features of norm <= {x:g} (beta = X^2/4 + mu, "
+                           "L = X + mu R certified).", params={"x_radius": x})
+            for r in list(RECIPES) if r.id == "zhang2017.thm5:bound-n"
+            for tag, x in (("quarter", 0.25), ("4", 4.0))]

@@ -38,9 +38,48 @@ from typing import Any, Callable
 
 import numpy as np
 
-from dptheory.symbolic.assumptions import Assumption
+from dptheory.symbolic.assumptions import (AffineDeviation, Assumption, BoundedGradient,
+                                           BoundedLoss, BoundedMinimizer, BoundedVariance,
+                                           GeneralizedSmooth, HessianLipschitz, Lipschitz, PL,
+                                           Smooth, StronglyConvex, WeaklyQuasiConvex)
+from dptheory.verify.recipe import is_recording, record_constants
 
-__all__ = ["Dataset", "ReplicatedDataset", "Minimum", "Objective", "ball_note"]
+__all__ = ["Dataset", "ReplicatedDataset", "Minimum", "Objective", "ball_note",
+           "named_constants"]
+
+# (assumption, its field, the constant's catalog name); BoundedLoss's bound is named
+# "loss_bound" (the loss scale, zhang2021's |f| <= 1)
+CONSTANT_NAMES = ((Lipschitz, "G", "G"), (BoundedGradient, "G", "G_grad"),
+                  (Smooth, "beta", "beta"), (StronglyConvex, "mu", "mu"), (PL, "mu", "mu_pl"),
+                  (BoundedMinimizer, "D", "D"), (WeaklyQuasiConvex, "theta", "theta"),
+                  (BoundedVariance, "sigma", "sigma_g"), (HessianLipschitz, "rho", "rho"),
+                  (GeneralizedSmooth, "L0", "L0"), (GeneralizedSmooth, "L1", "L1"),
+                  (AffineDeviation, "tau0", "tau0"), (AffineDeviation, "tau1", "tau1"),
+                  (BoundedLoss, "bound", "loss_bound"))
+
+
+def named_constants(assumptions: Any) -> dict[str, float]:
+    """The numeric constants of ``assumptions`` by catalog name (:data:`CONSTANT_NAMES`)."""
+    out: dict[str, float] = {}
+    for a in assumptions:
+        for kind, attr, name in CONSTANT_NAMES:
+            if isinstance(a, kind):
+                out[name] = float(getattr(a, attr))
+    return out
+
+
+def _recorded(assumptions: Callable) -> Callable:
+    """``assumptions`` that also reports its constants to a running verification cell
+    (:func:`dptheory.verify.recipe.record_constants`), so every check can say which constants
+    its cells ran at whatever path certified them."""
+    @functools.wraps(assumptions)
+    def wrapper(self: Any, data: Any) -> Any:
+        out = assumptions(self, data)
+        if is_recording():
+            record_constants(named_constants(out))
+        return out
+    wrapper.__recorded__ = True            # type: ignore[attr-defined]
+    return wrapper
 
 
 def ball_note(R: float) -> str:
@@ -168,6 +207,15 @@ class Objective(ABC):
 
     name: str = "objective"
     domain_radius: float | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Wrap a subclass's ``assumptions`` so that a verification cell records the
+        constants it certifies (see :func:`_recorded`)."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("assumptions")
+        if own is not None and not getattr(own, "__recorded__", False) \
+                and not getattr(own, "__isabstractmethod__", False):
+            cls.assumptions = _recorded(own)
     sample_radius: float = 3.0
     task: str = "regression"          # "classification": labels in {-1, +1} and predict()
 

@@ -163,17 +163,19 @@ class LogisticRidge(_RidgeERM):
     task = "classification"
 
     def __init__(self, d: int = 5, mu: float = 0.1, R: float = 5.0, form: str = "standard",
-                 w_norm: float = 3.0, D: float | None = None) -> None:
+                 w_norm: float = 3.0, D: float | None = None, x_radius: float = 1.0) -> None:
         super().__init__(d, mu, R, D)
         if form not in ("standard", "printed"):
             raise ValueError(f"form must be 'standard' or 'printed', got {form!r}")
         self.form = form
         self.w_norm = check_positive("w_norm", w_norm)
+        self.x_radius = check_positive("x_radius", x_radius)
         self._s, self._c = (-1.0, 0.0) if form == "standard" else (1.0, 1.0)
 
     def params(self) -> dict[str, Any]:
-        """The family's parameters: d, mu, R, form, and D when the user gave it."""
-        out = {"d": self.d, "mu": self.mu, "R": self.R, "form": self.form}
+        """The family's parameters: d, mu, R, form, x_radius, and D when the user gave it."""
+        out = {"d": self.d, "mu": self.mu, "R": self.R, "form": self.form,
+               "x_radius": self.x_radius}
         return out if self.D is None else {**out, "D": self.D}
 
     def check_data(self, data: Dataset) -> None:
@@ -232,8 +234,11 @@ class LogisticRidge(_RidgeERM):
 
     def make_data(self, n: int, rng: Any = None) -> Dataset:
         """n samples of the planted logistic model (:func:`planted_logistic`): rows with
-        ||x_i|| <= 1, P(y = 1 | x) = sigmoid(<x, w_p>), ||w_p|| = ``w_norm``; seeded by ``rng``."""
-        return planted_logistic(check_n(n), self.d, as_rng(rng), w_norm=self.w_norm)[0]
+        ||x_i|| <= ``x_radius`` (default 1; the constants follow from X = max ||x_i||: a
+        feature scale moves beta = X^2/4 + mu and L = X + mu R), P(y = 1 | x) =
+        sigmoid(<x, w_p>), ||w_p|| = ``w_norm``; seeded by ``rng``."""
+        return planted_logistic(check_n(n), self.d, as_rng(rng), w_norm=self.w_norm,
+                                radius=self.x_radius)[0]
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
         """The certified constants on ``data`` (X = max_i ||x_i||), proved in the class

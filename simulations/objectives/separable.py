@@ -264,49 +264,58 @@ class TiltedQuadratic(_TiltedSeparable):
     * **Bounded loss** on the ball: |f| <= R^2/2 + R max_i ||x_i||.
     * **Hessian-Lipschitz**: the Hessian is constant (any rho > 0; the smallest positive
       value declared, 1e-12, since assumptions take positive constants).
+
+    Curvature scale ``scale = c`` (default 1): f(w, x) = c ||w||^2/2 + <x, w>, Hessian c I,
+    so mu = beta = c (strong convexity, smoothness and PL), theta = 2 still (F - F* =
+    c ||w - w_hat||^2/2 and <grad F, w - w_hat> = c ||w - w_hat||^2), w_hat = -x_bar/c,
+    F* = -||x_bar||^2/(2c), D = ||x_bar||/c, Lipschitz c R + X and |f| <= c R^2/2 + R X on
+    the ball: a bound that drops mu or beta shows at c far from 1 (invisible at c = 1).
     """
 
     name = "tilted-quadratic"
     sample_radius = 3.0
 
-    def __init__(self, d: int = 1, R: float = 2.0, x_radius: float = 1.0) -> None:
+    def __init__(self, d: int = 1, R: float = 2.0, x_radius: float = 1.0,
+                 scale: float = 1.0) -> None:
         super().__init__(d)
         self.R = check_positive("R", R)
         self.x_radius = check_positive("x_radius", x_radius, allow_zero=True)
+        self.scale = check_positive("scale", scale)
         self.domain_radius = self.R
 
     def params(self) -> dict[str, Any]:
-        """The family's parameters: d, R and x_radius."""
-        return {"d": self.d, "R": self.R, "x_radius": self.x_radius}
+        """The family's parameters: d, R, x_radius and scale."""
+        return {"d": self.d, "R": self.R, "x_radius": self.x_radius, "scale": self.scale}
 
     def _psi(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return 0.5 * W ** 2, W.copy(), np.ones_like(W)
+        c = self.scale
+        return 0.5 * c * W ** 2, c * W, np.full_like(W, c)
 
     def minimum(self, data: Dataset) -> Minimum:
-        """Exact: w_hat = -x_bar, F* = -||x_bar||^2/2."""
+        """Exact: w_hat = -x_bar/c, F* = -||x_bar||^2/(2c) (c = ``scale``)."""
         data = self._check_data(data)
         xb = data.X.mean(axis=0)
-        val = float(-0.5 * xb @ xb)
-        return Minimum(val, True, val, -xb, "exact: w_hat = -x_bar")
+        val = float(-0.5 * xb @ xb / self.scale)
+        return Minimum(val, True, val, -xb / self.scale, "exact: w_hat = -x_bar/c")
 
     def assumptions(self, data: Dataset) -> tuple[Assumption, ...]:
         """The certified constants on ``data`` (X = max_i ||x_i||), proved in the class
-        docstring: StronglyConvex(1) and Smooth(1) exactly, a constant Hessian (rho = 1e-12),
-        Lipschitz(R + X) and BoundedLoss(R^2/2 + R X) on ||w|| <= R, BoundedMinimizer
-        D = ||x_bar|| and twice differentiability: the hypotheses of zhang2017's Theorem 2 with
-        mu = beta = 1 (it asks L on ||w|| <= 2D, which the ball covers when 2D <= R)."""
+        docstring (c = ``scale``): StronglyConvex(c), Smooth(c) and PL(c) exactly, a constant
+        Hessian (rho = 1e-12), Lipschitz(c R + X) and BoundedLoss(c R^2/2 + R X) on
+        ||w|| <= R, BoundedMinimizer D = ||x_bar||/c and twice differentiability: the
+        hypotheses of zhang2017's Theorem 2 with mu = beta = c (it asks L on ||w|| <= 2D, which the ball covers when 2D <= R)."""
         data = self._check_data(data)
-        X = data.max_norm
-        D = float(np.linalg.norm(data.X.mean(axis=0)))
+        X, c = data.max_norm, self.scale
+        D = float(np.linalg.norm(data.X.mean(axis=0))) / c
         note = ball_note(self.R)
         return (
-            StronglyConvex(1),
-            Smooth(1),
-            PL(1),
+            StronglyConvex(c),
+            Smooth(c),
+            PL(c),
             WeaklyQuasiConvex(2),
             HessianLipschitz(1e-12),
-            Lipschitz(round_up(self.R + X, 6), note=note),
-            BoundedLoss(round_up(self.R ** 2 / 2 + self.R * X, 6), note=note),
+            Lipschitz(round_up(c * self.R + X, 6), note=note),
+            BoundedLoss(round_up(c * self.R ** 2 / 2 + self.R * X, 6), note=note),
             BoundedMinimizer(round_up(D * (1 + 1e-12), 6) if D > 0 else 1e-12,
                              scope="empirical", note="||w_hat|| = ||x_bar||"),
             TwiceDifferentiable(),

@@ -98,16 +98,18 @@ def test_bad_parameters():
 
 
 # ------------------------------------------------------------------ zhang2017 Algorithm 1
-@pytest.mark.parametrize("delta", [0.0, 1e-5])
-def test_alg1_exact_agrees_with_the_simulator(delta):
+@pytest.mark.parametrize("delta,h", [(0.0, 1.0), (1e-5, 1.0), (0.0, 0.25), (1e-5, 4.0)])
+def test_alg1_exact_agrees_with_the_simulator(delta, h):
+    # h: tilted-quadratic's curvature scale (issue 22), with the ball R = 2/h of the recipes
     from dptheory_simulations.algorithms import get as get_algorithm
     from dptheory_simulations.objectives import get as get_objective
     from simulations.experiments import zhang2017 as z17
     n, d = 2000, 2
-    obj = get_objective("tilted-quadratic", d=d)
+    params = {"d": d} if h == 1 else {"d": d, "scale": h, "R": 2 / h}
+    obj = get_objective("tilted-quadratic", **params)
     res = get_algorithm("zhang2017.alg1")(obj, z17.pattern_data(n, d), eps=1.0, delta=delta,
                                           reps=20000, seed=3, setting="strongly-convex")
-    r = z17.alg1_exact({"objective_params": {"d": d}, "eps": 1.0, "delta": delta,
+    r = z17.alg1_exact({"objective_params": params, "eps": 1.0, "delta": delta,
                         "point": {"n": n}})
     assert r["params"]["T"] == res.params["T"]
     lo, hi = _mc_interval(np.asarray(res.metrics["excess_risk"]))
@@ -125,6 +127,20 @@ def test_alg1_exact_by_hand():
     Delta = r["params"]["Delta"]
     assert Delta == pytest.approx(10 * L / 1e6, rel=1e-5)
     assert r["exact"] == pytest.approx(3 * Delta ** 2, rel=1e-12)
+
+
+@pytest.mark.parametrize("h", [0.25, 4.0])
+def test_alg1_exact_by_hand_at_curvature_h(h):
+    # F = h||w||^2/2 + <a, w> on the ball R = 2/h: L = h R + X = 2 + sqrt(0.34) as at h = 1,
+    # mu = beta = h, so Delta = 5 L (mu + beta)/(n mu beta) = 10 L/(n h); the excess is
+    # (h/2) E||z||^2 = (h/2) 6 Delta^2 = 3 h Delta^2 (GD term negligible, as above)
+    from simulations.experiments import zhang2017 as z17
+    r = z17.alg1_exact({"objective_params": {"d": 2, "scale": h, "R": 2 / h}, "eps": 1.0,
+                        "delta": 0.0, "point": {"n": 10**6}})
+    L = 2 + math.sqrt(0.34)
+    Delta = r["params"]["Delta"]
+    assert Delta == pytest.approx(10 * L / (1e6 * h), rel=1e-5)
+    assert r["exact"] == pytest.approx(3 * h * Delta ** 2, rel=1e-12)
 
 
 def test_exact_check_logic():

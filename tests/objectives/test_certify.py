@@ -151,3 +151,57 @@ def test_rescaled_pl_family_has_unit_loss_bound_and_certifies():
                                obj.loss(np.ones(6), data.X, data.y) / B)
     rep = certify(scaled, data, samples=SAMPLES, seed=1, starts=1, maxiter=20)
     assert rep.certified, rep.describe()
+
+
+@pytest.mark.parametrize("x_radius", [0.25, 4.0])
+def test_robust_regression_certifies_at_feature_scales_far_from_one(x_radius):
+    """The scaled instances of the tran2022 recipes (issue 22): at feature radius X the
+    family declares G = X/sqrt 2 and L = X^2 (sup|phi'| = 1/sqrt 2, sup|phi''| = 1 in closed
+    form, times ||a|| and ||a||^2 with max ||a|| = X up to the sampled radius), and the
+    certifier finds no point where they fail."""
+    obj = get("robust-regression", d=5, x_radius=x_radius)
+    data = obj.make_data(16, 4)
+    X = float(np.max(np.linalg.norm(data.X, axis=1)))
+    assert X <= x_radius * (1 + 1e-12)
+    by = {type(a): a for a in obj.assumptions(data)}
+    np.testing.assert_allclose(by[Lipschitz].G, X / np.sqrt(2), rtol=1e-5)
+    np.testing.assert_allclose(by[Smooth].beta, X ** 2, rtol=1e-5)
+    rep = certify(obj, data, samples=SAMPLES, seed=5, starts=2, maxiter=25)
+    assert rep.certified, rep.describe()
+
+
+@pytest.mark.parametrize("c", [0.25, 4.0])
+def test_tilted_quadratic_curvature_scale_certifies(c):
+    """tilted-quadratic at curvature scale c (issue 22): f = c||w||^2/2 + <x, w>, so by hand
+    mu = beta = PL = c, D = ||x_bar||/c, L = c R + X, w_hat = -x_bar/c, F* = -||x_bar||^2/(2c);
+    the certifier finds no point where the declared constants fail."""
+    from dptheory.symbolic.assumptions import BoundedMinimizer
+    obj = get("tilted-quadratic", d=2, R=2 / c, scale=c)
+    data = obj.make_data(16, 7)
+    xb = data.X.mean(axis=0)
+    X = float(np.max(np.linalg.norm(data.X, axis=1)))
+    by = {type(a): a for a in obj.assumptions(data)}
+    assert by[StronglyConvex].mu == by[Smooth].beta == by[PL].mu == c
+    np.testing.assert_allclose(by[BoundedMinimizer].D, np.linalg.norm(xb) / c, rtol=1e-5)
+    np.testing.assert_allclose(by[Lipschitz].G, c * (2 / c) + X, rtol=1e-5)
+    m = obj.minimum(data)
+    np.testing.assert_allclose(m.w, -xb / c)
+    np.testing.assert_allclose(m.value, obj.F(m.w, data))
+    np.testing.assert_allclose(np.linalg.norm(obj.grad_F(m.w, data)), 0, atol=1e-12)
+    rep = certify(obj, data, samples=SAMPLES, seed=5, starts=2, maxiter=25)
+    assert rep.certified, rep.describe()
+
+
+@pytest.mark.parametrize("x_radius", [0.25, 4.0])
+def test_logistic_ridge_certifies_at_feature_scales_far_from_one(x_radius):
+    """logistic-ridge with features of norm <= X (issue 22): by hand beta = X^2/4 + mu
+    (softplus'' <= 1/4) and L = X + mu R on the ball; the certifier finds no violation."""
+    obj = get("logistic-ridge", d=3, x_radius=x_radius)
+    data = obj.make_data(16, 2)
+    X = float(np.max(np.linalg.norm(data.X, axis=1)))
+    assert X <= x_radius * (1 + 1e-12) and X >= x_radius / 4
+    by = {type(a): a for a in obj.assumptions(data)}
+    np.testing.assert_allclose(by[Smooth].beta, X ** 2 / 4 + 0.1, rtol=1e-5)
+    np.testing.assert_allclose(by[Lipschitz].G, X + 0.1 * 5.0, rtol=1e-5)
+    rep = certify(obj, data, samples=SAMPLES, seed=5, starts=2, maxiter=25)
+    assert rep.certified, rep.describe()
