@@ -27,7 +27,7 @@ from typing import Any, Iterator, Mapping, Sequence
 import numpy as np
 
 __all__ = ["COLOURS", "STYLE", "style", "new_axes", "new_figure", "save", "symbol_label", "value_label",
-           "metric_label", "mean_interval", "tidy_log_axis", "param_line", "count", "finish",
+           "metric_label", "mean_interval", "quantile_interval", "tidy_log_axis", "param_line", "count", "finish",
            "sweep_figure", "regime_map_figure", "rates_figure", "FORMATS"]
 
 #: The colour cycle of the house style (Okabe and Ito's colour-blind-safe palette). Name
@@ -253,6 +253,24 @@ def mean_interval(samples: Sequence[float], level: float = 0.95, *, n_boot: int 
         return float(a[0]), float(a[0]), float(a[0])
     ci = mean_ci(a, level, method="bootstrap", n_boot=n_boot, seed=seed)
     return ci.estimate, ci.low, ci.high
+
+
+def quantile_interval(samples: Sequence[float], q: float, level: float = 0.95, *,
+                      n_boot: int = 2000, seed: int = 0) -> tuple[float, float, float]:
+    """The ``q``-quantile of ``samples`` and its percentile-bootstrap interval:
+    ``(quantile, low, high)``, as :func:`mean_interval` gives for the mean (seeded; within
+    ``[min(samples), max(samples)]``)."""
+    from dptheory.stats import hierarchical_boot_quantiles
+    a = np.asarray(samples, dtype=float)
+    a = a[np.isfinite(a)]
+    if a.size == 0:
+        return math.nan, math.nan, math.nan
+    est = float(np.quantile(a, q))
+    if a.size == 1:
+        return est, est, est
+    boot = hierarchical_boot_quantiles([a], q, n_boot, np.random.default_rng(seed))
+    low, high = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2])
+    return est, float(min(low, est)), float(max(high, est))
 
 
 # ----------------------------------------------------------------------------- ticks

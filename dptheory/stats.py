@@ -257,3 +257,28 @@ def hierarchical_boot_means(groups: Sequence[Sequence[float]], n_boot: int,
             if rows.size:                                 # a fresh resample per slot
                 out[rows] += g[rng.integers(0, g.size, size=(rows.size, g.size))].mean(axis=1)
     return out / k
+
+
+def hierarchical_boot_quantiles(groups: Sequence[Sequence[float]], q: float, n_boot: int,
+                                rng: np.random.Generator) -> np.ndarray:
+    """Bootstrap ``q``-quantiles of samples grouped by data set, drawn as
+    :func:`hierarchical_boot_means` draws its means: resample the data sets, then the
+    replicates within each drawn data set; the statistic is the ``q``-quantile of the pooled
+    resample (``numpy.quantile``, linear interpolation). Returns ``n_boot`` quantiles."""
+    gs = [_samples(g, f"groups[{i}]") for i, g in enumerate(groups)]
+    if not gs:
+        raise ValueError("groups must hold at least one data set")
+    if not (isinstance(q, (int, float, np.floating)) and 0.0 < float(q) < 1.0):
+        raise ValueError(f"q must be in (0, 1), got {q!r}")
+    k = len(gs)
+    slots = []
+    for _ in range(k):                                   # k slots, each a drawn data set
+        pick = rng.integers(0, k, size=n_boot) if k > 1 else np.zeros(n_boot, dtype=int)
+        width = max(g.size for g in gs)
+        slot = np.full((n_boot, width), np.nan)
+        for j, g in enumerate(gs):
+            rows = np.flatnonzero(pick == j)
+            if rows.size:                                 # a fresh resample per slot
+                slot[rows, :g.size] = g[rng.integers(0, g.size, size=(rows.size, g.size))]
+        slots.append(slot)
+    return np.nanquantile(np.concatenate(slots, axis=1), float(q), axis=1)

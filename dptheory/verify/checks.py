@@ -35,7 +35,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from dptheory.stats import (_check_confidence, _samples, hierarchical_boot_means,
-                                   is_binary, one_sided_limits)
+                            hierarchical_boot_quantiles, is_binary, one_sided_limits)
 from dptheory.verify.verdict import CheckResult
 
 __all__ = ["bound_check", "exact_check", "rate_check", "envelope_rate_check", "sup_check", "stability_check", "derivation_check",
@@ -335,7 +335,7 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
                stable_tol: float = STABLE_TOL, planted_shift: float = PLANTED_SHIFT,
                window: int = WINDOW, n_boot: int = 2000, seed: int = 0, quantity: str = "mean",
                severity: str = "rate", consequence: str = "", polylog: bool = True,
-               _planted: bool = False) -> CheckResult:
+               quantile: float | None = None, _planted: bool = False) -> CheckResult:
     """The claim ``X(x) = O(x^e)`` (an upper bound), judged from a sweep of x.
 
     Parameters
@@ -356,6 +356,11 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
     vacuous : per point, ``None`` or the reason the claim cannot bind there (the bound is
         above the trivial range, the start point already passes). Vacuous points are
         dropped; fewer than three live points leave nothing to judge.
+    quantile : None to judge the mean of X at each x (the mean of the data sets' means);
+        a level q in (0, 1) to judge the q-quantile of the pooled replicates instead, for a
+        high-probability claim (``P[X <= C x^e] >= 1 - zeta``: q = 1 - zeta), bootstrapped
+        the same two-stage way (:func:`~dptheory.stats.hierarchical_boot_quantiles`). The
+        planted twin's factor x^shift moves every quantile's slope by exactly the shift too.
 
     The last ``window`` live points (at least three) are split into two successive ranges
     sharing their middle point. The slopes ``s1, s2`` of the two ranges (log-log least
@@ -403,8 +408,15 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
     groups = [[_samples(g, f"groups_per_x[{i}][{j}]") for j, g in enumerate(gs)]
               for i, gs in enumerate(groups)]
     live = [i for i in range(x.size) if vac[i] is None]
-    means = np.array([np.mean([g.mean() for g in gs]) for gs in groups])
+    if quantile is not None:
+        if isinstance(quantile, bool) or not 0.0 < _number(quantile, "quantile") < 1.0:
+            raise ValueError(f"quantile must be None or in (0, 1), got {quantile!r}")
+        quantile = float(quantile)
+        means = np.array([np.quantile(np.concatenate(gs), quantile) for gs in groups])
+    else:
+        means = np.array([np.mean([g.mean() for g in gs]) for gs in groups])
     ev: dict[str, Any] = {"quantity": quantity, "xs": x.tolist(), "means": means.tolist(),
+                          "statistic": "mean" if quantile is None else f"{quantile:g}-quantile",
                           "datasets": [len(gs) for gs in groups],
                           "reps": [sum(g.size for g in gs) for gs in groups],
                           "expected": e_ranges.tolist(), "tolerance": tol,
@@ -420,7 +432,9 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
         return CheckResult("inconclusive", f"{quantity}: a mean is not positive; no log-log "
                            "slope", _jsonable(ev), claim="rate")
     rng = np.random.default_rng(seed)
-    boot = np.stack([hierarchical_boot_means(groups[i], n_boot, rng) for i in live], axis=1)
+    boot = np.stack([hierarchical_boot_means(groups[i], n_boot, rng) if quantile is None else
+                     hierarchical_boot_quantiles(groups[i], quantile, n_boot, rng)
+                     for i in live], axis=1)
     ok = np.all(boot > 0, axis=1)
     if ok.sum() < 0.9 * n_boot:
         return CheckResult("inconclusive", f"{quantity}: samples too close to zero for a "
@@ -464,7 +478,8 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
                "tail_xs": [float(xs_live[i]) for i in second],
                "detectable_excess": float(s_tail - lo + tol)})
     ev = _jsonable(ev)
-    head = (f"{quantity}: slope {_g(s_tail)} (one-sided {c:.0%} limits [{_g(lo)}, "
+    what = quantity if quantile is None else f"{quantile:g}-quantile of {quantity}"
+    head = (f"{what}: slope {_g(s_tail)} (one-sided {c:.0%} limits [{_g(lo)}, "
             f"{_g(hi)}]) over x = {_g(xs_live[second[0]])}..{_g(xs_live[second[-1]])} vs "
             f"claimed exponent {_g(e_tail)} (refuted beyond +{_g(tol)}"
             f"{', a hidden polylog allowed' if polylog else '; no polylog in the rate'})")
@@ -494,7 +509,7 @@ def rate_check(xs: Sequence[float], groups_per_x: Sequence[Sequence[Sequence[flo
     twin_groups = [[g * float(xv) ** shift for g in gs] for xv, gs in zip(x, groups)]
     twin = rate_check(x, twin_groups, e_ranges.tolist(), tolerance=tol, vacuous=vac,
                       confidence=c, stable_tol=stable_tol, planted_shift=planted_shift,
-                      window=window, polylog=polylog,
+                      window=window, polylog=polylog, quantile=quantile,
                       n_boot=n_boot, seed=seed, quantity=quantity, _planted=True)
     caught = twin.verdict == "refuted"
     power = {"statement": f"refutes a tail exponent >= {_g(e_tail + ev['detectable_excess'])} "

@@ -412,7 +412,7 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
             source = "the local slopes of the theorem's explicit bound over the sweep"
         polylog = r.expected_slope is not None and rate_hides_polylog(r.item, r.variable)
         res = C.rate_check(xs, groups, expected, tolerance=r.tolerance, vacuous=vac, quantity=q,
-                           polylog=polylog)
+                           polylog=polylog, quantile=r.quantile)
         if res.verdict == "vacuous":
             res = _with_crossing(r, res, pooled)
         if r.expected_slope is not None and any(pooled[x].get("envelope") for x in xs):

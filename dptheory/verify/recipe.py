@@ -15,7 +15,8 @@ the check:
   an explicit *upper* bound, judged by :func:`~dptheory.verify.checks.bound_check`;
 * ``slope``      — ``samples``; an O-rate (an upper bound), judged by
   :func:`~dptheory.verify.checks.rate_check` against ``Recipe.expected_slope`` or, when it
-  is None, the local slopes of the cells' ``bound`` values over the sweep;
+  is None, the local slopes of the cells' ``bound`` values over the sweep; on the mean of
+  the samples at each point, or on their ``Recipe.quantile``;
 * ``sensitivity``— ``measured`` (largest observed value), ``bound`` (the lemma's value),
   ``worst`` (the example attaining it); a supremum bound (:func:`~dptheory.verify.checks.sup_check`);
 * ``stability``  — ``samples`` (coupled-run gaps) and ``bound`` (the stability parameter);
@@ -110,6 +111,9 @@ class Recipe:
     # slope checks: why the check cannot decide at the sizes run, and where (or whether) it
     # would; appended to an inconclusive or vacuous verdict
     undecided: str = ""
+    # slope checks: None judges the mean of the samples at each point; a level q in (0, 1)
+    # judges their q-quantile, for a high-probability claim (w.p. >= 1 - zeta: q = 1 - zeta)
+    quantile: float | None = None
     # why the check need not run where the constants it depends on are far from 1 (<= 1/4 or
     # >= 4): a proven invariance ("the ratio measured/bound does not depend on the loss scale
     # c because both scale as c"), or that it depends on none; empty: it must (a test checks)
@@ -126,6 +130,9 @@ class Recipe:
         if self.lower_estimate and self.upper_estimate:
             raise ValueError(f"{self.id}: a measured quantity is a lower or an upper estimate "
                              "of the claimed one, not both")
+        if self.quantile is not None and (self.check != "slope" or not 0 < self.quantile < 1):
+            raise ValueError(f"{self.id}: quantile is for slope checks, a level in (0, 1); "
+                             f"got {self.quantile!r} for a {self.check} check")
         if self.requires and ":" not in self.requires:
             raise ValueError(f"{self.id}: requires must be 'module:function', got "
                              f"{self.requires!r}")

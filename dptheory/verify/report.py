@@ -187,8 +187,8 @@ def rate_figure(recipe: Any, verdict: Any, pooled: dict, figdir: Path, svg: bool
 
 
 def rate_fig(recipe: Any, verdict: Any, pooled: dict) -> Any:
-    """Figure of a bound, slope or stability recipe: the mean with its 95 % percentile
-    bootstrap interval at each sweep point (never below zero on the log axis), the fitted
+    """Figure of a bound, slope or stability recipe: the mean (the recipe's quantile, when
+    it judges one) with its 95 % percentile bootstrap interval at each sweep point (never below zero on the log axis), the fitted
     log-log slope, the theorem's bound and the trivial range; titled with the paper and
     the theorem's number and the verdict, with the recipe's parameter line. None with
     fewer than two points or no samples."""
@@ -196,9 +196,11 @@ def rate_fig(recipe: Any, verdict: Any, pooled: dict) -> Any:
     xs = sorted(pooled)
     if len(xs) < 2 or "samples" not in pooled[xs[0]]:
         return None
+    q = getattr(recipe, "quantile", None)       # a quantile-judged slope check plots it
     means, lo, hi, bounds, trivial = [], [], [], [], []
     for x in xs:
-        m, low, high = P.mean_interval(pooled[x]["samples"])
+        m, low, high = (P.mean_interval(pooled[x]["samples"]) if q is None else
+                        P.quantile_interval(pooled[x]["samples"], q))
         means.append(m)
         lo.append(low)
         hi.append(high)
@@ -210,7 +212,7 @@ def rate_fig(recipe: Any, verdict: Any, pooled: dict) -> Any:
     with P.style():
         ax.errorbar(xs, m, yerr=[m - np.array(lo), np.array(hi) - m], fmt="o",
                     color=P.COLOURS[0],
-                    label="mean, 95% bootstrap CI")
+                    label=("mean" if q is None else f"{q:g}-quantile") + ", 95% bootstrap CI")
         pos = m > 0
         if pos.sum() >= 2:
             k, c = np.polyfit(np.log(np.array(xs)[pos]), np.log(m[pos]), 1)

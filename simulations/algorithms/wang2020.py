@@ -124,8 +124,12 @@ def _setup(algorithm: Algorithm, objective: Any, data: Any, eps: Any, delta: Any
                          f"{algorithm.id} needs")
     G, M, rho = _constants(objective, data)
     alpha = _positive("alpha", alpha)
-    w0 = _w0(w0, objective.d)
-    F0 = float(objective.F(w0, data))
+    if np.ndim(w0) == 2:
+        w0 = _starts(algorithm, objective, data, w0, reps, Delta)
+        F0 = float(np.max(objective.F(w0, data)))
+    else:
+        w0 = _w0(w0, objective.d)
+        F0 = float(objective.F(w0, data))
     if Delta is None:
         m = objective.minimum(data)
         Delta, exact = F0 - m.value, bool(m.exact)
@@ -134,6 +138,28 @@ def _setup(algorithm: Algorithm, objective: Any, data: Any, eps: Any, delta: Any
     return {"eps": eps, "delta": delta, "G": G, "M": M, "rho": rho, "alpha": alpha, "w0": w0,
             "Delta": float(Delta), "Delta_exact_min": exact, "F_w0": F0,
             "n": data.n, "d": objective.d}
+
+
+def _starts(algorithm: Algorithm, objective: Any, data: Any, w0: Any, reps: int,
+            Delta: Any) -> np.ndarray:
+    """One start per replicate (``w0`` of shape (reps, d)), DP-TR only. Theorem 2's T (and
+    through it the noise) is set from Delta, so the replicates share it: ``Delta`` must be
+    given, a common bound with F(w0_k) - min F <= Delta for every start k (checked)."""
+    if algorithm.id != "wang2020.alg1":
+        raise ValueError(f"w0 of shape (reps, d) is supported by wang2020.alg1 only, not "
+                         f"{algorithm.id}")
+    W0 = np.asarray(w0, dtype=np.float64)
+    if W0.shape != (reps, objective.d) or not np.all(np.isfinite(W0)):
+        raise ValueError(f"w0 must be a finite array of shape ({objective.d},) or ({reps}, "
+                         f"{objective.d}), got shape {W0.shape}")
+    if Delta is None:
+        raise ValueError("w0 with one start per replicate needs Delta, a common bound on "
+                         "F(w0) - min F (Theorem 2's T and the noise are set from it)")
+    gap = float(np.max(objective.F(W0, data))) - float(objective.minimum(data).value)
+    if gap > float(Delta) * (1 + 1e-12) + 1e-12:
+        raise ValueError(f"Delta must bound F(w0) - min F for every start: got Delta = "
+                         f"{float(Delta):.6g} < {gap:.6g}")
+    return W0.copy()
 
 
 def _symbols(s: dict[str, Any], **extra: float) -> dict:
@@ -268,7 +294,7 @@ def _trust_region_loop(objective: Any, data: Any, s: dict[str, Any], *, reps: in
     streams = ReplicateStreams(seed, reps, first_replicate)
     hgens = _child_gens(streams)
     rec = Recorder(record)
-    W = np.tile(s["w0"], (reps, 1))
+    W = np.tile(s["w0"], (reps, 1)) if np.ndim(s["w0"]) == 1 else s["w0"].copy()
     rec(0, W)
     stopped = np.zeros(reps, dtype=bool)
     iters = np.full(reps, T, dtype=np.int64)
@@ -398,6 +424,9 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     else T) and ``lambda_dual`` (last lam^k).
     ``transcript``: a list to which every step appends its noisy gradient and Hessian (the
     transcript the privacy proof composes, for the transcript audit).
+    ``w0``: one start of shape (d,) for every replicate, or one per replicate, shape
+    (reps, d), with ``Delta`` given: a common bound on F(w0) - min F over the starts, from
+    which T and the noise are set (Theorem 2 holds with any Delta >= F(w0) - min F).
     """
     s = _setup(ALG1, objective, data, eps, delta, reps, calibration, alpha, w0, Delta)
     T_given = T is not None or Delta is not None
@@ -589,7 +618,7 @@ def run_dpgd(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         streams = ReplicateStreams(seed, reps, first_replicate)
         hgens = _child_gens(streams)
         rec = Recorder(record)
-        W = np.tile(s["w0"], (reps, 1))
+        W = np.tile(s["w0"], (reps, 1)) if np.ndim(s["w0"]) == 1 else s["w0"].copy()
         rec(0, W)
         stopped = np.zeros(reps, dtype=bool)
         iters = np.full(reps, T, dtype=np.int64)

@@ -309,3 +309,34 @@ def test_dpgd_bad_input(saddle):
         W.run_dpgd(obj, data, eps=EPS, delta=DELTA, T=2, eta=0.0)
     with pytest.raises(ValueError, match="radius"):
         W.run_dpgd(obj, data, eps=EPS, delta=DELTA, T=2, radius=-1.0)
+
+
+# ------------------------------------------------------------------ one start per replicate
+def test_alg1_one_start_per_replicate_equals_separate_runs(saddle):
+    """w0 of shape (reps, d) with a common Delta: replicate k is the run of reps = 1,
+    first_replicate = k from row k (same Delta, hence the same T and noise scale)."""
+    obj, data = saddle
+    starts = np.array([[0.1, 0.9, -1.2], [0.0, 1.3, 1.1], [-0.2, -1.4, 0.8]])
+    gap = float(np.max(obj.F(starts, data))) - obj.minimum(data).value
+    kw = dict(eps=EPS, delta=DELTA, alpha=0.05, seed=11, Delta=gap + 0.25)
+    res = W.run_alg1(obj, data, reps=3, w0=starts, **kw)
+    for k in range(3):
+        one = W.run_alg1(obj, data, reps=1, first_replicate=k, w0=starts[k], **kw)
+        np.testing.assert_array_equal(res.w[k], one.w[0])
+        assert res.metrics["iterations"][k] == one.metrics["iterations"][0]
+        assert res.params["T"] == one.params["T"]
+
+
+def test_alg1_one_start_per_replicate_bad_input(saddle):
+    obj, data = saddle
+    starts = np.array([[0.1, 0.9, -1.2], [0.0, 1.3, 1.1]])
+    gap = float(np.max(obj.F(starts, data))) - obj.minimum(data).value
+    kw = dict(eps=EPS, delta=DELTA, alpha=0.05)
+    with pytest.raises(ValueError, match="needs Delta"):
+        W.run_alg1(obj, data, reps=2, w0=starts, **kw)
+    with pytest.raises(ValueError, match="Delta must bound"):
+        W.run_alg1(obj, data, reps=2, w0=starts, Delta=0.5 * gap, **kw)
+    with pytest.raises(ValueError, match="shape"):
+        W.run_alg1(obj, data, reps=3, w0=starts, Delta=gap, **kw)
+    with pytest.raises(ValueError, match="wang2020.alg1 only"):
+        W.run_alg2(obj, data, reps=2, w0=starts, Delta=gap, S_size=9, T_size=6, **kw)

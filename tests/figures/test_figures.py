@@ -91,6 +91,16 @@ def test_bootstrap_interval_stays_above_zero_where_normal_interval_does_not():
     assert 0.001 <= lo <= m <= hi <= 10.0
 
 
+def test_quantile_interval_brackets_the_sample_quantile():
+    # 1..100: the 0.9-quantile (linear interpolation) is 1 + 0.9 * 99 = 90.1; resampled
+    # quantiles stay within [min, max]
+    s = np.arange(1.0, 101.0)
+    q, lo, hi = plotting.quantile_interval(s, 0.9)
+    assert q == pytest.approx(90.1)
+    assert 1.0 <= lo < q < hi <= 100.0
+    assert plotting.quantile_interval([3.0], 0.9) == (3.0, 3.0, 3.0)
+
+
 def test_sweep_figure_intervals_never_below_zero_on_log_axis(two_variable_sweep):
     ax = two_variable_sweep.plot()
     assert ax.get_yscale() == "log"
