@@ -34,7 +34,10 @@ def min_grad(cell: dict) -> dict:
 
     ``samples``: per replicate, min over t < T of ||grad f(w_t)|| (E min_t <= min_t E, so the
     mean is a lower estimate of the corollaries' min_t E||grad f(w_t)||), or with
-    ``estimate = "last"`` ||grad f(w_{T-1})|| (an upper estimate: min_t E <= E at t = T-1).
+    ``estimate = "last"`` ||grad f(w_{T-1})|| (an upper estimate: min_t E <= E at t = T-1),
+    or with ``estimate = "window"`` the mean over the second half of the run
+    (:func:`window_mean`, an upper estimate of far smaller spread; the per-run minima, the
+    lower estimate, then come as ``lower_samples``).
     Data: :func:`_data`; T: :func:`_steps`. The corollaries'
     explicit bounds hide k1..k3, so ``bound`` is None; ``rate`` is the printed rate at this
     instance (c2 of the run).
@@ -67,18 +70,48 @@ def min_grad(cell: dict) -> dict:
     if cell["family"] == "cosh-generalized-smooth" and not np.any(w0) and cell.get("records") is None:
         out["start_envelope"] = start_envelope(n, data.d, float(obj.x_radius))
     # estimate "last": ||grad F(w_{T-1})|| per replicate, whose mean E||grad F(w_{T-1})|| is
-    # at least min_{t<T} E||grad F(w_t)||: an upper estimate of the corollaries' quantity
+    # at least min_{t<T} E||grad F(w_t)||: an upper estimate of the corollaries' quantity;
+    # "window": the same for the mean over the fixed window W (:func:`window_mean`)
     est = cell.get("estimate", "min")
-    if est not in ("min", "last"):
-        raise ValueError(f"estimate must be 'min' or 'last', got {est!r}")
-    samples = res.metrics["min_grad_norm"] if est == "min" else \
-        res.series["grad_norm"][:, int(p["T"]) - 1]
+    T = int(p["T"])
+    if est == "min":
+        samples = res.metrics["min_grad_norm"]
+    elif est == "last":
+        samples = res.series["grad_norm"][:, T - 1]
+    elif est == "window":
+        samples = window_mean(res.series["grad_norm"], T)
+        # E min_t, the lower estimate of the same runs, as evidence beside the upper one
+        out["lower_samples"] = floats(res.metrics["min_grad_norm"])
+    else:
+        raise ValueError(f"estimate must be 'min', 'last' or 'window', got {est!r}")
     return {**out, "samples": floats(samples), "bound": None,
             "trivial": start, "trivial_source": "min_t includes t = 0: <= ||grad f(w0)||",
             "rate": catalog_bound(cell["item"], vals, what="rate"),
             "grad_norm_last": floats(res.metrics["grad_norm"]),
             "noise_term": float(p["sigma"]) ** 2 * data.d / int(p["B"]) ** 2,
             "params": scalar_params(p), "eps_tight": float(res.privacy["tight"]["epsilon"])}
+
+
+def window_mean(grad_norm: np.ndarray, T: int) -> np.ndarray:
+    """Per replicate, the mean of ||grad f(w_t)|| over the window W = {floor(T/2), ..., T-1}.
+
+    W depends on T only (it is fixed before the run), so by linearity the replicates' mean
+    estimates (1/|W|) sum_{t in W} E||grad f(w_t)||, which is at least min_{t in W}
+    E||grad f(w_t)|| >= min_{0 <= t < T} E||grad f(w_t)||: an *upper* estimate of the
+    quantity that yang2022's Corollaries 3.3 and 3.5 bound (catalog ``yang2022.setup``). It
+    is unbiased for the window mean, and averaging over the |W| = T - floor(T/2) steps of
+    each run gives it a far smaller spread than the single step t = T-1 (``"last"``). The
+    second half of the run excludes the transient from w0 once the horizon eta T is long.
+
+    Parameters
+    ----------
+    grad_norm : (reps, T+1) array of ||grad f(w_t)||, t = 0..T (``series["grad_norm"]``).
+    T : the number of steps.
+    """
+    g = np.asarray(grad_norm, dtype=float)
+    if g.ndim != 2 or g.shape[1] < T or T < 1:
+        raise ValueError(f"grad_norm must be (reps, >= T) with T >= 1, got shape {g.shape}, T = {T}")
+    return g[:, T // 2:T].mean(axis=1)
 
 
 def _data(cell: dict, n: int) -> tuple[Any, Dataset]:
@@ -181,105 +214,102 @@ _PHI = {"A.3": "normalization g/(||g||+r), r = 1",
 _LOWER = ("E min_t ||grad f(w_t)|| <= min_t E ||grad f(w_t)||: the replicates' mean of the "
           "per-run minimum underestimates the minimum over t of the mean")
 
-#: the settings the corollaries prescribe: T grows with N so that the noise term
-#: sigma^2 d/B^2 of (4)/(8) stays about 10 (the T -> oo regime; T = 1000 at least)
-_TN = {"T": 1000, "T_per_n2": 1.0 / 128}
+#: the upper estimate of the ``:slope-n`` checks (:func:`window_mean`)
+_UPPER = ("min_{t<T} E ||grad f(w_t)|| <= (1/|W|) sum_{t in W} E ||grad f(w_t)|| for the window "
+          "W = {floor(T/2), ..., T-1} of the second half of the run, fixed by T before the run: "
+          "the replicates' mean of the per-run window averages bounds the minimum over t of "
+          "the mean from above")
 
-#: the upper estimate of the ``-last`` checks
-_UPPER = ("min_t E ||grad f(w_t)|| <= E ||grad f(w_{T-1})||: the mean at the last step "
-          "t = T-1 bounds the minimum over t of the mean from above")
+def _constant(w0: float) -> str:
+    """The description of the tau0 = 0 instance of the ``:slope-n`` sweeps, from w0 = w0 * 1."""
+    start = {2.0: "||grad F(w0)|| = 8.6 and D_f = 16.3", 3.0: "||grad F(w0)|| = 22.9 and D_f = 48.8"}
+    return ("on cosh-generalized-smooth d = 5 with every record equal to e_1 (tau0 = tau1 = 0 "
+            "certified, so x_nv(r) = 0 and M = 0: the corollary's bound is the pure N^-1/2 "
+            f"rate, and the algorithms take r = C = 1), from w0 = ({w0:g}, ..., {w0:g}) where "
+            f"{start[w0]} at every N (the start does not meet the rate), sigma of Lemma 3.1 "
+            "with the accountant's c2 (about 4.8), B = N/10, T = ceil(N^2/128) so that "
+            "sigma^2 d/B^2 is about 10 at every N (the corollaries' T -> oo regime: T grows with "
+            "N as the noise term requires)")
 
-_CONSTANT = (
-    "on cosh-generalized-smooth d = 5 with every record equal to e_1 (tau0 = tau1 = 0 "
-    "certified, so x_nv(r) = 0 and M = 0: the corollary's bound is the pure N^-1/2 rate, "
-    "and the algorithms take r = C = 1), from w0 = 0 where ||grad F(w0)|| = 1 at every N "
-    "(the start does not meet the rate), sigma of Lemma 3.1 with the accountant's c2 "
-    "(about 4.8), B = N/10, T = max(1000, ceil(N^2/128)) so that sigma^2 d/B^2 is about 10 "
-    "at every N (the corollaries' T -> oo regime: T grows with N as the noise term requires)")
 
-#: why the E min_t checks cannot support, and the sizes the --full runs reach
-_MIN_UNDECIDED = (
-    "E min_t is a lower estimate of min_t E, so only a shallower stable slope refutes; the "
-    "support route is the matching ':slope-n-last' check (an upper estimate). The minimum "
-    "over T ~ N^2 steps of a process hovering at the N^-1/2 scale sinks below that scale as T "
-    "grows, so this slope is steeper than -1/2 (measured: -1.47, -1.39, -0.99 between N = "
-    "100, 200, 400, 800 for DP-SGD) and would refute only a claim shallower than measured")
+#: the start of the ``:slope-n`` sweeps. The horizon of (4)/(8) at T = N^2/128 is eta T =
+#: N sqrt(D_f/(128 L0 (1 + sigma^2 d/B^2))), about N sqrt(D_f/L0)/37.5: from w0 = 0 (D_f =
+#: 0.47) it is 0.01 N, so the transient from the start fills most of the run below N ~ 800;
+#: from w0 = (3, ..., 3) (D_f = 48.8, ||w0 - w*|| = 7.1 travelled at the clipped or
+#: normalised unit speed) it is 0.1 N, 39 at N = 400, and the second half of the run is past
+#: the transient (measured: the per-time means at T/2, 3T/4 and T - 1 agree within their
+#: noise from N = 400). DP-NSGD starts at w0 = (2, ..., 2) (D_f = 16.3, eta T = 0.057 N,
+#: 22 at N = 400, past the transient by T/2 as well): its level is 0.76 times lower, and
+#: the level is what keeps its slope off -1/2 (see _NSGD_UNDECIDED)
+_W0 = 3.0
 
-#: where the upper-estimate checks would decide (measured, 16 runs per point, seed 5)
-_LAST_UNDECIDED = (
-    "the last-step mean is an upper estimate: only a stable slope within the claim decides "
-    "(it supports). Measured E||grad f(w_{T-1})|| at N = 200, 400, 800, 1600: DP-SGD 0.177, "
-    "0.123, 0.082, 0.059 (local slopes -0.53, -0.58, -0.48), DP-NSGD 0.319, 0.140, 0.087, "
-    "0.061 (-1.19, -0.69, -0.50): at the claimed -1/2 from N ~ 800, with a per-run spread of "
-    "about 40%. Showing two successive 2x slopes within 0.1 of each other (90%) needs the "
-    "means to about 1.7%, i.e. about 550 runs per point at N = 800, 1600, 3200: about 2 "
-    "CPU-hours per check (a 16-run cell at N = 3200, T = 80000, takes about 2-3 minutes), "
-    "above this sweep's 128 runs per point")
+#: where the DP-NSGD sweep decides (measured, quick sizes, 64 runs per point)
+_NSGD_UNDECIDED = (
+    "DP-NSGD's window mean decays faster than N^-1/2 but its slope still drifts at the quick "
+    "sizes: from w0 = 2, 0.375, 0.243, 0.165 at N = 400, 800, 1600 (slopes -0.62, -0.56; 64 "
+    "runs per point; from w0 = 3, -0.65, -0.58). The normalisation g/(||g|| + r) slows the "
+    "drift by the factor 1 + ||g||, so the level L solves about L^2 ~ (1 + L)/N and the local "
+    "slope is -1/(2 - L/(1 + L)): -1/2 only as L -> 0. --full decides it at N = 800, 1600, "
+    "3200 (measured: 0.243, 0.165, 0.113, slopes -0.56, -0.54, their difference within "
+    "[-0.02, 0.06]: supported, about 200 s)")
 
-#: why the uniform-ball sweeps from w0 = 1 cannot support the corollaries
-_W0_UNDECIDED = {
-    "yang2022.cor3.3": (
-        "never decides: with records uniform in the ball tau0 = max_i ||x_i - x_bar|| > 0, and "
-        "the printed bound O(sqrt(M + r) (...)^1/4) + O(x_nv(r)) keeps the constant x_nv(r) = "
-        "Theta(tau0/2) at r = M, so its N-exponent is 0 (checked here: only an increasing "
-        "quantity would refute it) and E min_t is a lower estimate (no support). The N^-1/2 "
-        "part is decidable only where x_nv = 0: yang2022.cor3.3:slope-n (tau0 = 0)"),
-    "yang2022.cor3.5": (
-        "E min_t is a lower estimate of min_t E: only a shallower stable slope refutes (the "
-        "measured slope is steeper: -1.4, -0.9, -1.2 between N = 200 .. 1600 at T ~ N^2/135); the "
-        "support route is yang2022.cor3.5:slope-n-last on the tau0 = 0 instance")}
+# Corollary 3.3 has no N-sweep on data with tau0 > 0 (records uniform in a ball): there the
+# printed bound O(sqrt(M + r) (...)^1/4) + O(x_nv(r)) keeps the constant x_nv(r) =
+# Theta(tau0/2) at r = M, so its N-exponent is 0, an O(1) claim. Every algorithm meets it on
+# a fixed instance: min_{t<T} E||grad f(w_t)|| <= ||grad F(w0)|| = ||sinh(w0) + x_bar||, which
+# is bounded in N (||x_bar|| <= X): such a sweep cannot fail (vacuous by construction). The
+# N^-1/2 part is checked where x_nv = 0 (yang2022.cor3.3:slope-n, tau0 = 0), the
+# r-dependence by yang2022.thm3.2:slope-r.
 
 
 _LAW = {"collinear": "= e_1 (collinear with grad f, adversarial)",
         "sphere": "uniform on the sphere"}
 
 
-def _corollary(item: str, alg: str, eq: str) -> list[Recipe]:
-    """The two N-sweeps of one corollary on the tau0 = 0 instance: E min_t (a lower
-    estimate; refutes only) and E at t = T-1 (an upper estimate; supports only)."""
-    fixed = {**_CS, **_TN, "records": "constant", "eps": 1.0, "delta": 1e-5,
-             "algorithm": alg, "item": item}
-    # the transient from ||grad F(w0)|| = 1 decays as exp(-c eta T) with eta T <= 0.01 N
-    # (the schedule's horizon), negligible from N ~ 800: --full sweeps from there; the cost
-    # grows as N^3 (T ~ N^2 steps of B = N/10 records)
-    common = dict(item=item, check="slope", cell=f"{MODULE}:min_grad",
-                  sweep={"n": [200, 400, 800]}, sweep_full={"n": [800, 1600, 3200]},
-                  reps=16, block=16, reps_full=64, datasets=2, datasets_full=2,
-                  expected_slope=-0.5, tolerance=0.15,
-                  extend={"factor": 2, "quick": 0, "full": 0})
+def _corollary(item: str, alg: str, eq: str, w0: float, undecided: str = "") -> Recipe:
+    """The N-sweep of one corollary on the tau0 = 0 instance, judged on the window mean of
+    :func:`window_mean` (an upper estimate of min_t E: a stable slope within the claim
+    supports it; a shallower one cannot refute it). The cells also keep the per-run minima
+    (E min_t, a lower estimate) as ``lower_samples``."""
+    fixed = {**_CS, "T": 1, "T_per_n2": 1.0 / 128, "records": "constant", "eps": 1.0,
+             "delta": 1e-5, "algorithm": alg, "item": item, "w0": w0, "estimate": "window"}
     what = f"{'DP-NSGD' if alg == 'yang2022.alg1' else 'DP-SGD with clipping'} (eta of {eq}) "
-    return [
-        utility_recipe(id=f"{item}:slope-n", fixed=fixed, metric="E min_t ||grad f(w_t)||",
-                       lower_estimate=_LOWER, undecided=_MIN_UNDECIDED,
-                       description=f"{what}{_CONSTANT}: min_{{t<T}} ||grad f(w_t)|| vs N, printed "
-                                   "rate N^-1/2 (no log of N), tolerance 0.15.", **common),
-        utility_recipe(id=f"{item}:slope-n-last", fixed={**fixed, "estimate": "last"},
-                       metric="E ||grad f(w_{T-1})||", upper_estimate=_UPPER,
-                       undecided=_LAST_UNDECIDED, quick=False,
-                       description=f"{what}{_CONSTANT}: ||grad f(w_{{T-1}})|| vs N, printed "
-                                   "rate N^-1/2, tolerance 0.15.", **common)]
+    # constant records: every data set is the same N copies of e_1, so one data set (the
+    # replicates differ by their noise and batches only). The cost grows as N^2 (T) times
+    # N/10 (B): N = 1600 is about 12 s for 32 runs, N = 3200 about 2 minutes for 64.
+    return utility_recipe(
+        id=f"{item}:slope-n", item=item, check="slope", cell=f"{MODULE}:min_grad",
+        sweep={"n": [400, 800, 1600]}, sweep_full={"n": [800, 1600, 3200]},
+        reps=32, block=32, reps_full=64, datasets=1, datasets_full=1,
+        expected_slope=-0.5, tolerance=0.15, extend={"factor": 2, "quick": 0, "full": 0},
+        fixed=fixed, metric="E mean_{t in W} ||grad f(w_t)||", upper_estimate=_UPPER,
+        undecided=undecided,
+        description=f"{what}{_constant(w0)}: the mean of ||grad f(w_t)|| over the second half "
+                    "of the run vs N (an upper estimate of min_{t<T} E||grad f(w_t)||), "
+                    "printed rate N^-1/2 (no log of N), tolerance 0.15.")
 
 
 RECIPES: list[Recipe] = [
-    *_corollary("yang2022.cor3.3", "yang2022.alg1", "(4)"),
-    *_corollary("yang2022.cor3.5", "yang2022.dpsgd", "(8)"),
-    # The uniform-ball sweeps from w0 = 1 (tau0 > 0), at the same T(N).
-    *[utility_recipe(id=f"{item}:slope-n-w0-1", item=item, check="slope",
-                     cell=f"{MODULE}:min_grad", sweep={"n": [200, 400, 800]},
-                     sweep_full={"n": [200, 400, 800, 1600]},
-                     fixed={**_CS, **_TN, "eps": 1.0, "delta": 1e-5, "algorithm": alg,
-                            "item": item, "w0": 1.0}, reps=16, block=16, datasets=3,
-                     expected_slope=-0.5 if item == "yang2022.cor3.5" else 0.0,
-                     tolerance=0.15, lower_estimate=_LOWER, undecided=_W0_UNDECIDED[item],
-                     extend={"factor": 2, "quick": 0, "full": 1},
-                     metric="E min_t ||grad f(w_t)||",
-                     description=f"As {item}:slope-n but on records uniform in the ball (tau0 > 0) "
-                                 "from w0 = 1 (||grad F(w0)|| = 2.6 at every N), "
-                                 "T = max(1000, ceil(N^2/128)). "
-                                 + ("Printed rate N^-1/2." if item == "yang2022.cor3.5" else
-                                    "Claimed N-exponent 0: the printed bound keeps the constant "
-                                    "O(x_nv(r)), x_nv = Theta(tau0/2) > 0 here."))
-      for item, alg in (("yang2022.cor3.3", "yang2022.alg1"), ("yang2022.cor3.5", "yang2022.dpsgd"))],
+    _corollary("yang2022.cor3.3", "yang2022.alg1", "(4)", 2.0, _NSGD_UNDECIDED),
+    _corollary("yang2022.cor3.5", "yang2022.dpsgd", "(8)", _W0),
+    # Corollary 3.5 on records uniform in the ball (tau0 > 0, C = 2 tau0/(1 - tau1) of Lemma
+    # A.5), from the same start and at the same T(N). Full only: the three data sets per
+    # point (they differ here) need about 100 runs per point at N = 1600 to show the slopes
+    # stable, about 50 s; the quick sweeps' sizes cannot. Corollary 3.3 has no such check:
+    # see the note above _LAW.
+    utility_recipe(id="yang2022.cor3.5:slope-n-ball", item="yang2022.cor3.5", check="slope",
+                   cell=f"{MODULE}:min_grad", sweep={"n": [400, 800, 1600]}, quick=False,
+                   fixed={**_CS, "T": 1, "T_per_n2": 1.0 / 128, "eps": 1.0, "delta": 1e-5,
+                          "algorithm": "yang2022.dpsgd", "item": "yang2022.cor3.5",
+                          "w0": _W0, "estimate": "window"},
+                   reps=32, block=32, datasets=3, datasets_full=3,
+                   expected_slope=-0.5, tolerance=0.15, upper_estimate=_UPPER,
+                   extend={"factor": 2, "quick": 0, "full": 0},
+                   metric="E mean_{t in W} ||grad f(w_t)||",
+                   description="As yang2022.cor3.5:slope-n but on records uniform in the ball of "
+                               "radius 1 (tau0 = max_i ||x_i - x_bar|| > 0, about 1.03, so C = "
+                               "2 tau0 is the threshold of Lemma A.5), T = ceil(N^2/128), "
+                               "from w0 = (3, ..., 3). Printed rate N^-1/2, tolerance 0.15."),
     utility_recipe(id="yang2022.thm3.2:slope-r", item="yang2022.thm3.2", check="slope",
                    cell=f"{MODULE}:min_grad", sweep={"r": [8.0, 16.0, 32.0, 64.0]},
                    sweep_full={"r": [8.0, 16.0, 32.0, 64.0, 128.0]},
