@@ -45,12 +45,13 @@ class SymbolicPart:
     cpu: float = 0.0
 
 
-def symbolic_part(only: list[str] | None) -> SymbolicPart:
-    """The symbolic verdicts of the run (:func:`dptheory.verify.engine.symbolic_verdicts`)
-    and the hypothesis and dimension checks of the selected items
+def symbolic_part(only: list[str] | None,
+                  symbolic_verdicts: Callable[[list[str] | None], list[Any]]) -> SymbolicPart:
+    """The symbolic verdicts of the run (``symbolic_verdicts(only)``: the engine's
+    :func:`dptheory.verify.engine.symbolic_verdicts`, passed in so this module does not
+    import the engine) and the hypothesis and dimension checks of the selected items
     (:func:`dptheory.verify.findings.symbolic_results`): findings and notes."""
     from dptheory import registry
-    from dptheory.verify.engine import symbolic_verdicts
     from dptheory.verify.findings import symbolic_results
     start = time.process_time()
     verdicts = symbolic_verdicts(only)

@@ -542,7 +542,7 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
     # other processes they are computed beside them, in a forked process (beside.py)
     from dptheory.verify.beside import Beside, audit_powers, power_keys, symbolic_part
     beside = Beside([(audit_powers, (power_keys(chosen, full),)),
-                     *([(symbolic_part, (only,))] if symbolic else [])],
+                     *([(symbolic_part, (only, symbolic_verdicts))] if symbolic else [])],
                     parallel=scheduler is not None or n_jobs != 1)
     store = Store(out / "results.sqlite")
     try:                    # the connection is closed however the run ends

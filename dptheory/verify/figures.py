@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["draw_rate_figures", "PROCESSES"]
 
@@ -24,11 +24,6 @@ PROCESSES = 4
 MIN_PARALLEL = 4
 
 
-def _draw(recipe: Any, verdict: Any, pooled: dict, figdir: str, svg: bool) -> str | None:
-    from dptheory.verify.report import rate_figure
-    return rate_figure(recipe, verdict, pooled, Path(figdir), svg)
-
-
 def _cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -36,15 +31,16 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def draw_rate_figures(items: list[tuple[Any, Any, dict]], figdir: Path,
-                      svg: bool = False) -> list[str | None]:
-    """:func:`dptheory.verify.report.rate_figure` of each ``(recipe, verdict, pooled)`` in
-    ``figdir``: the file names (None where a recipe has no figure), in the order of
-    ``items``."""
-    jobs = [(r, v, p, str(figdir), svg) for r, v, p in items]
+def draw_rate_figures(items: list[tuple[Any, Any, dict]], figdir: Path, svg: bool,
+                      draw: Callable[..., str | None]) -> list[str | None]:
+    """``draw(recipe, verdict, pooled, figdir, svg)`` (the report's
+    :func:`dptheory.verify.report.rate_figure`, passed in so this module does not import the
+    report) of each ``(recipe, verdict, pooled)``: the file names (None where a recipe has no
+    figure), in the order of ``items``."""
+    jobs = [(r, v, p, Path(figdir), svg) for r, v, p in items]
     procs = min(PROCESSES, _cores(), len(jobs))
     fork = sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
     if not fork or procs < 2 or len(jobs) < MIN_PARALLEL:
-        return [_draw(*j) for j in jobs]
+        return [draw(*j) for j in jobs]
     with multiprocessing.get_context("fork").Pool(procs) as pool:
-        return pool.starmap(_draw, jobs, chunksize=1)
+        return pool.starmap(draw, jobs, chunksize=1)

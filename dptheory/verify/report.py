@@ -420,7 +420,7 @@ def write(result: Any, svg: bool = False) -> Path:
     from dptheory.verify.figures import draw_rate_figures      # in parallel processes
     rated = [(recipes[v.id], v, result.pooled.get(v.id, {})) for v in result.verdicts
              if v.id in recipes and recipes[v.id].check in ("bound", "slope", "stability")]
-    for (r, v, _), name in zip(rated, draw_rate_figures(rated, figdir, svg)):
+    for (r, v, _), name in zip(rated, draw_rate_figures(rated, figdir, svg, rate_figure)):
         if name:
             figures[v.id] = name
     sens = sensitivity_figure(result.verdicts, figdir, svg)

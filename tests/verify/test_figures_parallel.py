@@ -7,6 +7,7 @@ import pytest
 from dptheory.verify import figures as F
 from dptheory.verify.engine import Verdict
 from dptheory.verify.recipe import Recipe
+from dptheory.verify.report import rate_figure
 
 
 def _items(k):
@@ -30,9 +31,9 @@ def test_parallel_figures_are_the_serial_ones(tmp_path, monkeypatch):
     monkeypatch.setattr(F, "_cores", lambda: 2)
     (tmp_path / "par").mkdir()
     (tmp_path / "ser").mkdir()
-    par = F.draw_rate_figures(items, tmp_path / "par")            # forked processes
+    par = F.draw_rate_figures(items, tmp_path / "par", False, rate_figure)      # forked
     monkeypatch.setattr(F, "MIN_PARALLEL", 10 ** 6)
-    ser = F.draw_rate_figures(items, tmp_path / "ser")            # this process
+    ser = F.draw_rate_figures(items, tmp_path / "ser", False, rate_figure)      # here
     assert par == ser and par[-1] is None and all(par[:-1])
     for name in par[:-1]:
         assert (tmp_path / "par" / name).read_bytes() == (tmp_path / "ser" / name).read_bytes()
