@@ -62,7 +62,8 @@ from scipy import stats
 from dptheory.verify.verdict import CheckResult
 
 __all__ = ["clopper_pearson", "cp_lower", "cp_upper", "epsilon_lower_bound", "one_run_audit",
-           "one_run_p_value", "audit_power", "audit_check", "audit_summary", "evaluate_recipe",
+           "one_run_p_value", "audit_power", "power_key", "power_of_key", "learn_power",
+           "audit_check", "audit_summary", "evaluate_recipe",
            "experiment_recipes", "POWER_FACTOR", "PrivacyClaim", "privacy_claim_of",
            "audit_plugin", "gdp_lower_bound", "gdp_epsilon", "gdp_mu", "declared_mu",
            "twin_scale"]
@@ -321,7 +322,32 @@ def _q05(mu: float, n_in: int, n_out: int, delta: float, confidence: float, meth
     return float(np.quantile(out, 0.05))
 
 
-@functools.lru_cache(maxsize=256)
+def power_key(n_in: int, n_out: int, delta: float, claimed: float, *,
+              confidence: float = 0.95, method: str = "bonferroni",
+              reps: int = POWER_REPS) -> tuple:
+    """The arguments of :func:`audit_power` as one hashable key (see :func:`learn_power`)."""
+    return (int(n_in), int(n_out), float(delta), float(claimed), float(confidence), str(method),
+            int(reps))
+
+
+#: ideal powers computed in another process (``verify`` computes them beside its cells,
+#: :mod:`dptheory.verify.beside`), by :func:`power_key`
+_LEARNED: dict[tuple, dict[str, Any]] = {}
+
+
+def learn_power(key: tuple, power: dict[str, Any]) -> None:
+    """Record ``power`` = :func:`power_of_key` (``key``) computed elsewhere (the same fixed-seed
+    computation), so :func:`audit_power` returns it instead of computing it again."""
+    _LEARNED[key] = power
+
+
+def power_of_key(key: tuple) -> dict[str, Any]:
+    """:func:`audit_power` of a :func:`power_key`."""
+    n_in, n_out, delta, claimed, confidence, method, reps = key
+    return audit_power(n_in, n_out, delta, claimed, confidence=confidence, method=method,
+                       reps=reps)
+
+
 def audit_power(n_in: int, n_out: int, delta: float, claimed: float, *,
                 confidence: float = 0.95, method: str = "bonferroni",
                 reps: int = POWER_REPS) -> dict[str, Any]:
@@ -333,7 +359,16 @@ def audit_power(n_in: int, n_out: int, delta: float, claimed: float, *,
     audits with ``n_in`` and ``n_out`` runs, fixed seeds) first exceeds ``claimed`` is found
     by bisection; the answer is that Gaussian's exact epsilon at ``delta`` (Balle-Wang).
     ``eps_detect`` is inf when no shift reaches the claim (the run count caps the bound).
+    Computed once per process (or learned, :func:`learn_power`).
     """
+    key = power_key(n_in, n_out, delta, claimed, confidence=confidence, method=method, reps=reps)
+    known = _LEARNED.get(key)
+    return known if known is not None else _audit_power(*key)
+
+
+@functools.lru_cache(maxsize=256)
+def _audit_power(n_in: int, n_out: int, delta: float, claimed: float, confidence: float,
+                 method: str, reps: int) -> dict[str, Any]:
     from dptheory.privacy.gaussian import gaussian_epsilon
     args = (int(n_in), int(n_out), float(delta), float(confidence), method, int(reps))
     lo, hi = 0.0, 0.5

@@ -519,6 +519,8 @@ class VerifyResult:
     seed: int = 0
     only: list[str] | None = None       # the ids selected by --only (None: the whole mode)
     command: str = ""                   # the command line (set by the CLI)
+    # CPU seconds of the work beside the cells (symbolic checks, audit powers) and where it ran
+    beside: dict[str, Any] = field(default_factory=dict)
 
 
 def config_id(mode: str, only: Iterable[str] | None, seed: int, ids: list[str]) -> str:
@@ -561,6 +563,12 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
         raise UsageError(f"--out {out} is not writable: {exc.strerror or exc}") from None
     all_recipes = recipes()
     chosen = select(all_recipes, full=full, only=only)
+    # the symbolic checks and the audits' ideal powers need no cell: with the cells in
+    # other processes they are computed beside them, in a forked process (beside.py)
+    from dptheory.verify.beside import Beside, audit_powers, power_keys, symbolic_part
+    beside = Beside([(audit_powers, (power_keys(chosen, full),)),
+                     *([(symbolic_part, (only, symbolic_verdicts))] if symbolic else [])],
+                    parallel=scheduler is not None or n_jobs != 1)
     store = Store(out / "results.sqlite")
     try:                    # the connection is closed however the run ends
         run_id = config_id(mode, only, seed, [r.id for r in chosen])
@@ -583,6 +591,9 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
             for c in fresh:
                 results[cell_key(c)] = got[cell_key(c)]
             all_cells += fresh
+            from dptheory.verify.audit import learn_power
+            for key, power in beside.result(0)[0].items():
+                learn_power(key, power)
             again = []
             for r in todo:
                 mine = [(results[cell_key(c)], c) for c in cells if c["recipe"] == r.id]
@@ -603,16 +614,12 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
                                f"dptheory verify --{mode} --only {r.id}") for r in chosen]
         notes: list[dict[str, Any]] = []
         sym_findings: list[Finding] = []
+        beside_cpu = {"forked": beside.forked, "audit_powers": beside.result(0)[1]}
         if symbolic:
-            verdicts += symbolic_verdicts(only)
-            from dptheory.verify.findings import symbolic_results
-            items = registry.items()
-            sel = [items[i] for i in only if i in items] if only else list(items.values())
-            for f_or_note in symbolic_results(sel):
-                if isinstance(f_or_note, Finding):
-                    sym_findings.append(f_or_note)
-                else:
-                    notes.append(f_or_note)
+            part = beside.result(1)
+            verdicts += part.verdicts
+            sym_findings, notes = part.findings, part.notes
+            beside_cpu["symbolic"] = part.cpu
         raw = [to_finding(v) for v in verdicts if v.verdict == "refuted"] + sym_findings
         findings, own = split_findings(raw)
         stored = {(f["id"], f["check"]) for f in store.findings(run_id)}
@@ -620,12 +627,13 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
             if (f.id, f.check) not in stored:       # a resumed run does not store them twice
                 store.add_finding(f, run_id)
     finally:
+        beside.close()
         store.close()
     unchecked = coverage(all_recipes, verdicts)
     return VerifyResult(mode, verdicts, findings, chosen, pooled_all, run_id, out,
                         time.perf_counter() - start, computed, len(all_cells), unchecked,
                         sym_findings, own, notes, extra, seed, list(only) if only else None,
-                        f"run_verify(full={full}, only={only!r}, seed={seed})")
+                        f"run_verify(full={full}, only={only!r}, seed={seed})", beside_cpu)
 
 
 def symbolic_verdicts(only: list[str] | None) -> list[Verdict]:

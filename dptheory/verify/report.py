@@ -428,12 +428,12 @@ def write(result: Any, svg: bool = False) -> Path:
     figdir.mkdir(parents=True, exist_ok=True)
     recipes = {r.id: r for r in result.recipes}
     figures: dict[str, str] = {}
-    for v in result.verdicts:
-        r = recipes.get(v.id)
-        if r is not None and r.check in ("bound", "slope", "stability"):
-            name = rate_figure(r, v, result.pooled.get(r.id, {}), figdir, svg)
-            if name:
-                figures[v.id] = name
+    from dptheory.verify.figures import draw_rate_figures      # in parallel processes
+    rated = [(recipes[v.id], v, result.pooled.get(v.id, {})) for v in result.verdicts
+             if v.id in recipes and recipes[v.id].check in ("bound", "slope", "stability")]
+    for (r, v, _), name in zip(rated, draw_rate_figures(rated, figdir, svg, rate_figure)):
+        if name:
+            figures[v.id] = name
     sens = sensitivity_figure(result.verdicts, figdir, svg)
     aud = audit_figure(result.verdicts, figdir, svg)
     regimes = regime_figures(figdir, svg)

@@ -31,6 +31,18 @@ CALIBRATIONS = ("paper", "tight")
 
 
 # ---------------------------------------------------------------------------- randomness
+class _Streams(dict):
+    """``{kind: generators}`` whose entries are built by ``build(kind)`` on first access."""
+
+    def __init__(self, build: Any) -> None:
+        super().__init__()
+        self._build = build
+
+    def __missing__(self, kind: str) -> list[np.random.Generator]:
+        self[kind] = value = self._build(kind)
+        return value
+
+
 class ReplicateStreams:
     """Per-replicate random streams served in lockstep, vectorised over replicates.
 
@@ -53,15 +65,21 @@ class ReplicateStreams:
         # about 32 MB of buffer per kind at most, whatever the number of replicates
         self.block = int(min(1 << 14, max(256, (1 << 22) // self.reps)))
         # the same streams as Generator(PCG64(SeedSequence(seed, spawn_key=(first + r, k)))),
-        # hashed for all replicates at once; "aux" keeps NumPy's SeedSequence (it spawns)
-        self.gens = {kind: generators([(int(seed), (int(first_replicate) + r, k))
-                                       for r in range(self.reps)]) if kind != "aux" else
-                     [np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-                         int(seed), spawn_key=(int(first_replicate) + r, k))))
-                      for r in range(self.reps)]
-                     for k, kind in enumerate(self.KINDS)}
+        # hashed for all replicates at once; "aux" keeps NumPy's SeedSequence (it spawns).
+        # Built on first use: most runs draw one kind only, and building a kind's
+        # generators for thousands of replicates costs as much as a short run
+        self._seed, self._first = int(seed), int(first_replicate)
+        self.gens = _Streams(self._build)
         self._buf: dict[str, np.ndarray] = {}
         self._pos: dict[str, int] = {}
+
+    def _build(self, kind: str) -> list[np.random.Generator]:
+        """Every replicate's generator of stream ``kind`` (its index in KINDS is the key)."""
+        k = self.KINDS.index(kind)
+        if kind != "aux":
+            return generators([(self._seed, (self._first + r, k)) for r in range(self.reps)])
+        return [np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+            self._seed, spawn_key=(self._first + r, k)))) for r in range(self.reps)]
 
     def _take(self, kind: str, count: int) -> np.ndarray:
         out = np.empty((self.reps, count))

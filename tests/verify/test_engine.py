@@ -224,3 +224,16 @@ def test_cell_key_ignores_where_the_cell_function_lives():
     assert all("cell_fn" not in cell_key(c) for c in cells)
     # what the cell computes still makes the key: another seed is another cell
     assert cell_key(cells[0]) != cell_key({**cells[0], "seed": cells[0]["seed"] + 1})
+
+
+def test_work_beside_the_cells_changes_no_verdict(fake_recipes):
+    # with workers, the symbolic checks and the audits' powers run in a forked process
+    # beside the cells (dptheory.verify.beside); the verdicts are those of --jobs 1
+    from dptheory.verify.engine import run_verify
+    only = ["fake2030.thm1", "fake2030.lemma2"]
+    par = run_verify(only=only, out=fake_recipes / "par", n_jobs=2, progress=False)
+    ser = run_verify(only=only, out=fake_recipes / "ser", n_jobs=1, progress=False)
+    assert par.beside["forked"] is sys.platform.startswith("linux")
+    assert not ser.beside["forked"]
+    assert [(v.id, v.verdict, v.evidence) for v in par.verdicts] == \
+           [(v.id, v.verdict, v.evidence) for v in ser.verdicts]
