@@ -181,8 +181,12 @@ class Finding:
 
     @property
     def key(self) -> str:
-        """The root cause (or the check, when none is named)."""
-        return self.root or f"{self.id}:{self.check}"
+        """The root cause (or the check, when none is named). A property check's name is
+        already its full id (``item:check``), so it is not prefixed twice: a check whose
+        root another check names explicitly then merges with it."""
+        if self.root:
+            return self.root
+        return self.check if self.check.startswith(f"{self.id}:") else f"{self.id}:{self.check}"
 
     def as_dict(self) -> dict[str, Any]:
         """The finding as a dict (``root`` is :attr:`key`)."""

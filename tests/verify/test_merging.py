@@ -55,3 +55,18 @@ def test_merge_is_exact_on_the_catalog():
     keys = Counter(f.key for f in paper_raw)
     assert keys["zhang2021:pl-with-bounded-or-lipschitz-loss"] == 4
     assert sum(f.key == "zhang2021:pl-with-bounded-or-lipschitz-loss" for f in paper) == 1
+
+
+def test_a_check_named_by_its_full_id_merges_with_a_root_that_names_it():
+    # the tran2022 identity (3) check (no root) and Lemma 7's reshuffling bias (root named
+    # after that check) are one root cause: their keys must agree, not "item:item:check"
+    plain = Finding("tran2022.eq3", "tran2022.eq3:identity-fresh-permutation", "s", {},
+                    severity="proof")
+    named = Finding("tran2022.lemma7", "tran2022.lemma7:bias", "s", {}, severity="proof",
+                    root="tran2022.eq3:identity-fresh-permutation")
+    kind_only = Finding("b.z", "derivation", "s", {}, severity="rate")
+    assert plain.key == named.key == "tran2022.eq3:identity-fresh-permutation"
+    assert kind_only.key == "b.z:derivation"
+    merged = merge_findings([plain, named, kind_only])
+    assert len(merged) == 2
+    _assert_exact([plain, named, kind_only], merged)
