@@ -66,7 +66,10 @@ def test_objective_and_algorithm_parameters_reach_the_run(capsys, csv_file):
                          "--reps", "2", "--subsample", "30", "--json")
     assert code == 0, err
     res = json.loads(out)
-    assert res["objective_params"] == {"d": 5, "mu": 0.25, "R": 5.0, "form": "printed", "D": 3.0}
+    # x_radius: the family's synthetic feature radius, at its default (the user's data set
+    # its own X, which the certified constants use)
+    assert res["objective_params"] == {"d": 5, "mu": 0.25, "R": 5.0, "form": "printed", "D": 3.0,
+                                       "x_radius": 1.0}
     assert res["params"]["T"] == 40 and res["params"]["m"] == 5 and res["params"]["D"] == 3.0
     assert res["n"] == 30 and "public" in res["constants"]["D"]
 
