@@ -452,34 +452,29 @@ RECIPES += [scaled_variant(r, f"x-{tag}", f"features of norm <= {x:g} (G = {x / 
 
 
 # ============================================================================ audits
-_RR3 = ("robust-regression", {"d": 3})
-#: algorithm -> audit setup (see :func:`.audits.audit_recipes`)
+#: algorithm -> audit setup (see :func:`.audits.audit_recipes`). Both algorithms are audited
+#: on their transcript (:mod:`.transcripts`) on the audit-only linear loss f = b <a, w>, whose
+#: per-sample gradients do not depend on w (the others' are 0, the canaries' +-X e1), so each
+#: node's shift is a known function of the permutation.
+_LINEAR_AUDIT = dict(obj=("linear-score", {"d": 3}), n=8, quick={"T": 8, "eta": 0.1},
+                     full={"T": 8, "eta": 0.1}, noise="sigma", transcript=True)
 AUDITS: dict[str, dict[str, Any]] = {
-    a: dict(obj=_RR3, n=8, quick={"T": 8, "eta": 0.1}, full={"T": 2, "eta": 0.1},
-            noise="sigma") for a in ("tran2022.alg1", "tran2022.alg2")}
-# Algorithm 1 on its transcript (:mod:`.transcripts`): every noisy tree node and the
-# permutations (handed over by the simulator), on the audit-only linear loss f = b <a, w>
-# whose per-sample gradients do not depend on w (the others' are 0, the canaries' +-X e1), so
-# each node's shift is a known function of the permutation and the transcript's exact eps is
-# that of a mixture over the canary's positions
-AUDITS["tran2022.alg1"] = dict(obj=("linear-score", {"d": 3}), n=8, quick={"T": 8, "eta": 0.1},
-                               full={"T": 8, "eta": 0.1}, noise="sigma", transcript=True,
-                               constants_note="the privacy claim is invariant under the loss "
-                               "scale because a node's noise std is 4 alpha G sqrt(V) sigma with "
-                               "sigma = 2 sqrt(log(1/delta))/eps free of G (checked in the tests) "
-                               "and a node's sensitivity is <= 4 alpha G (Thm 4; measured at "
-                               "X = 1/4 and 4 by tran2022.thm4:node-sensitivity-x-*: the same "
-                               "ratio at every scale)")
-# Algorithm 2 likewise: on the linear loss its r- and Delta-nodes carry no shift, so the
-# transcript's LLR is that of the G-nodes (handed over with the permutations and anchors)
-AUDITS["tran2022.alg2"] = dict(obj=("linear-score", {"d": 3}), n=8, quick={"T": 8, "eta": 0.1},
-                               full={"T": 8, "eta": 0.1}, noise="sigma", transcript=True,
-                               constants_note="this audit is invariant under the loss scale "
-                               "because on the linear loss only the G-nodes carry a shift (<= "
-                               "delta_G = 4G) and their noise std is 4G sigma sqrt(V), sigma = "
-                               "4 sqrt(log(1/delta))/eps free of G (checked in the tests); it "
-                               "cannot see the r- and Delta-nodes, whose printed delta_r = 2 eta N "
-                               "drops L (refuted symbolically: tran2022.alg2:delta_r-drops-L)")
+    # Algorithm 1: every noisy tree node and the permutations (handed over by the simulator);
+    # the transcript's exact eps is that of a mixture over the canary's positions
+    "tran2022.alg1": dict(_LINEAR_AUDIT, constants_note=(
+        "the privacy claim is invariant under the loss scale because a node's noise std is "
+        "4 alpha G sqrt(V) sigma with sigma = 2 sqrt(log(1/delta))/eps free of G (checked in the "
+        "tests) and a node's sensitivity is <= 4 alpha G (Thm 4; measured at X = 1/4 and 4 by "
+        "tran2022.thm4:node-sensitivity-x-*: the same ratio at every scale)")),
+    # Algorithm 2: its r- and Delta-nodes carry no shift on the linear loss, so the
+    # transcript's LLR is that of the G-nodes (handed over with the permutations and anchors)
+    "tran2022.alg2": dict(_LINEAR_AUDIT, constants_note=(
+        "this audit is invariant under the loss scale because on the linear loss only the "
+        "G-nodes carry a shift (<= delta_G = 4G) and their noise std is 4G sigma sqrt(V), sigma "
+        "= 4 sqrt(log(1/delta))/eps free of G (checked in the tests); it cannot see the r- and "
+        "Delta-nodes, whose printed delta_r = 2 eta N drops L (refuted symbolically: "
+        "tran2022.alg2:delta_r-drops-L)")),
+}
 #: Theorem 4 needs delta >= exp(-eps) (printed); e^-1.5 = 0.22 <= 0.3
 AUDIT_CLAIMS: dict[str, tuple[float, float]] = {"tran2022.alg1": (1.5, 0.3)}
 RECIPES += audit_recipes(AUDITS, AUDIT_CLAIMS)
