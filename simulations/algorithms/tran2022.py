@@ -6,7 +6,9 @@ Both run ``reps`` replicates in lockstep; all randomness comes from
 :class:`~dptheory_simulations.algorithms.base.ReplicateStreams`. Stream usage, in this order:
 ``uniform(2)`` (per-replicate keys of the tree-node noise), ``uniform(1)`` (index of the
 output iterate), then ``permutations(N)`` once per epoch q = 0..floor(T/N) (printed: one
-permutation per q, including a final empty epoch when N divides T). Node noise is *keyed*:
+permutation per q, including a final empty epoch when N divides T); the "aux" stream only
+for the random starts of a sampled output average (``average_samples``), so it never
+changes the trajectory. Node noise is *keyed*:
 node (level b, index a) of family X gets standard normals that depend only on
 (replicate key, X, b, a) (:class:`KeyedNormals`), so the online and the offline tree
 agree, and replicate r of a batch equals a run with ``first_replicate = r``.
@@ -341,6 +343,64 @@ class _Traj:
         return out
 
 
+class _OutputAverage:
+    """Per replicate, the expectation over the uniform output index t = 1..T of
+    ||grad F(w_t)|| (the quantity Theorems 6 and 9 bound, E over w_hat).
+
+    ``stride`` 1: exact, (1/T) sum_t ||grad F(w_t)|| (one full gradient per step).
+    ``stride`` s > 1: a systematic sample with a random start per replicate: replicate r
+    evaluates the steps t = o_r, o_r + s, ... <= T, o_r uniform on 1..s drawn from its own
+    "aux" stream (which the algorithms draw nothing else from, so the trajectory is the one
+    of stride 1), and returns (s/T) x the sum of those norms. Every t is in the sample with
+    probability exactly 1/s, so the estimate is unbiased for the exact average
+    (Horvitz-Thompson); the sampling adds within-replicate variance, which the checks'
+    intervals over replicates include. Why: the exact average costs T full gradients, O(T N)
+    per replicate, the whole cost of a run once N is in the hundreds (T ~ eps N^2); a sample
+    of T/s steps costs O(T N / s). The sampled rows are evaluated in batches of steps.
+    """
+
+    def __init__(self, objective: Any, data: Any, reps: int, T: int, stride: int,
+                 streams: ReplicateStreams) -> None:
+        self.objective, self.data, self.T, self.stride = objective, data, int(T), int(stride)
+        self.sum = np.zeros(reps)
+        if self.stride > 1:
+            off = np.array([int(g.integers(1, self.stride + 1)) for g in streams.aux])
+            self._due = {int(k): np.flatnonzero(off % self.stride == k) for k in np.unique(off % self.stride)}
+            self._W: list[np.ndarray] = []
+            self._rows: list[np.ndarray] = []
+            self._pending = 0
+
+    def __call__(self, t: int, W: np.ndarray) -> None:
+        if self.stride == 1:
+            self.sum += np.atleast_1d(self.objective.grad_norm(W, self.data))
+            return
+        rows = self._due.get(t % self.stride)
+        if rows is not None:
+            self._W.append(W[rows])
+            self._rows.append(rows)
+            self._pending += rows.size
+            if self._pending >= 2048:
+                self._flush()
+
+    def _flush(self) -> None:
+        if self._pending:
+            g = np.atleast_1d(self.objective.grad_norm(np.concatenate(self._W), self.data))
+            np.add.at(self.sum, np.concatenate(self._rows), g)
+            self._W, self._rows, self._pending = [], [], 0
+
+    def result(self) -> np.ndarray:
+        """(reps,): the exact average (stride 1) or its unbiased systematic-sample estimate."""
+        if self.stride > 1:
+            self._flush()
+            return self.sum * (self.stride / self.T)
+        return self.sum / self.T
+
+    def describe(self) -> str:
+        return ("exact: (1/T) sum_t ||grad F(w_t)||" if self.stride == 1 else
+                f"unbiased systematic sample of the output index: every {self.stride}-th step from "
+                f"a uniform random start per replicate, x {self.stride}/T")
+
+
 def _finish(alg_id: str, objective: Any, data: Any, W_out: np.ndarray, avg: np.ndarray | None,
             T: int, privacy: dict, noise: dict, params: dict, grad_evals: float, timer: Timer,
             traj: _Traj, seed: int, first_replicate: int, monitor: Timer) -> RunResult:
@@ -349,7 +409,7 @@ def _finish(alg_id: str, objective: Any, data: Any, W_out: np.ndarray, avg: np.n
     with monitor:
         metrics = metrics_at(objective, data, W_out)
     if avg is not None:
-        metrics["grad_norm_avg"] = avg / T
+        metrics["grad_norm_avg"] = avg
     return RunResult(algorithm=alg_id, w=W_out, metrics=metrics, privacy=privacy, noise=noise,
                      params=params, grad_evals=float(grad_evals), wall_time=wall,
                      trajectory=traj.result(), seed=seed, first_replicate=first_replicate,
@@ -386,7 +446,8 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
              calibration: str = "paper", record: int | None = None, first_replicate: int = 0,
              T: int | None = None, eta: float | None = None, alpha: float | None = None,
              sigma: float | None = None, depth: int | None = None, w1: Any = None,
-             average: bool = False, transcript: list | None = None) -> RunResult:
+             average: bool = False, average_samples: int | None = None,
+             transcript: list | None = None) -> RunResult:
     """DP-NSGD with tree-aggregated momentum (tran2022 Algorithm 1).
 
     Algorithm:
@@ -412,7 +473,10 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     from keyed normals instead of pre-sampled, which is the same distribution; if
     ||m_hat_t|| = 0 the step is 0. ``sigma`` overrides the noise parameter (0: no noise).
     ``average=True`` also streams (1/T) sum_t ||grad F(w_t)|| (= E over w_hat) as
-    ``grad_norm_avg`` (one full gradient per step, not counted in ``grad_evals``).
+    ``grad_norm_avg`` (one full gradient per step, not counted in ``grad_evals``);
+    ``average_samples`` k replaces it by its unbiased systematic-sample estimate from about k
+    steps per replicate (every s-th step, s = max(1, T // k), from a random start per
+    replicate, :class:`_OutputAverage`; the trajectory is unchanged; None: exact).
     ``transcript`` (a list, default None: nothing changes) receives one dict with the
     releases Theorem 4's proof composes (:func:`_alg1_transcript`): every noisy node
     f_[y,z] + zeta_[y,z] of levels < R (the same keyed noise the momentum used, odd-index
@@ -469,7 +533,9 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     W = _w1(w1, d, reps)
     W_out = W.copy()
     m = np.zeros((reps, d))
-    avg = np.zeros(reps) if average else None
+    stride = 1 if average_samples is None else max(1, T // _check_int("average_samples",
+                                                                       average_samples, 1))
+    avg = _OutputAverage(objective, data, reps, T, stride, streams) if average else None
     traj = _Traj(record)
     grad_mean = objective.batch_grad_mean_kernel(data, reps, 1)
     hook: dict[str, list] | None = None if transcript is None else {"g": [], "w": [], "perm": []}
@@ -483,7 +549,7 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
                 W_out[hits[t]] = W[hits[t]]
             if avg is not None:
                 with monitor:                          # a progress monitor: metric time
-                    avg += np.atleast_1d(objective.grad_norm(W, data))
+                    avg(t, W)
             noise = agg.step()
             g = grad_mean(W, perm[:, i - 1:i])                                # one sample
             if hook is not None:
@@ -500,8 +566,12 @@ def run_alg1(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
               "G": G, "L": L, "w1": "zeros" if w1 is None else np.asarray(w1).tolist(),
               "output": "uniform over w_1..w_T", "sampling": "random reshuffling, fresh permutation per epoch",
               "peak_live_nodes": agg.peak_live}
+    if avg is not None:
+        params["grad_norm_avg"] = avg.describe()
     noise = {"node_std": node_std, "sigma": sigma}
-    return _finish("tran2022.alg1", objective, data, W_out, avg, T, privacy, noise, params, T,
+    with monitor:
+        avg_values = None if avg is None else avg.result()
+    return _finish("tran2022.alg1", objective, data, W_out, avg_values, T, privacy, noise, params, T,
                    timer, traj, seed, first_replicate, monitor)
 
 
@@ -699,7 +769,7 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
     W = _w1(w1, d, reps)
     W_out = W.copy()
     anchors: list[np.ndarray] = []           # u_{q-1}, u_q
-    avg = np.zeros(reps) if average else None
+    avg = _OutputAverage(objective, data, reps, T, 1, streams) if average else None
     traj = _Traj(record)
     grad_evals = 0
     perm0 = None
@@ -717,7 +787,7 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
                 W_out[hits[t]] = W[hits[t]]
             if avg is not None:
                 with monitor:                          # a progress monitor: metric time
-                    avg += np.atleast_1d(objective.grad_norm(W, data))
+                    avg(t, W)
             idx = perm[:, r - 1:r]
             pts = [W, anchors[-1]] + ([anchors[0]] if q >= 1 else [])
             grads = objective.batch_grad(np.concatenate(pts), data, np.tile(idx, (len(pts), 1)))[:, 0, :]
@@ -758,7 +828,9 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
               "index_reading": "t = qN + r, r in 1..N; anchor u_q = w_{qN+1}; per-term epochs (eq. (1)); "
                                "w_{t+1} = w_t - eta m_hat_t/||m_hat_t||"}
     noise = {f"std_{k}": v for k, v in sd.items()} | {"sigma": sigma}
-    return _finish("tran2022.alg2", objective, data, W_out, avg, T, privacy, noise, params,
+    with monitor:
+        avg_values = None if avg is None else avg.result()
+    return _finish("tran2022.alg2", objective, data, W_out, avg_values, T, privacy, noise, params,
                    grad_evals / 1.0, timer, traj, seed, first_replicate, monitor)
 
 

@@ -363,3 +363,56 @@ def test_bad_input_alg_specific(rr):
         run_alg2(obj, data, eps=EPS, delta=DELTA, T=10, delta_r="x")
     with pytest.raises(ValueError, match="depth"):
         run_alg1(obj, data, eps=EPS, delta=DELTA, T=10, depth=0)
+
+
+# ---------------------------------------------------------------------------- output average
+def _class_values(norms: np.ndarray, s: int) -> np.ndarray:
+    """(reps, s): the systematic-sample estimate (s/T) sum_{t = o, o+s, ..} ||grad F(w_t)||
+    for each start o = 1..s, from the per-step norms (reps, T) (t = 1..T)."""
+    T = norms.shape[1]
+    return np.stack([norms[:, o - 1::s].sum(axis=1) * s / T for o in range(1, s + 1)], axis=1)
+
+
+def test_alg1_sampled_output_average_is_one_start_of_the_exact_sum(rr):
+    # The sampled average must (a) leave the trajectory alone, (b) equal, per replicate, the
+    # Horvitz-Thompson sum over one residue class of the steps, whose mean over the s starts is
+    # the exact (1/T) sum_t ||grad F(w_t)|| (each t lies in exactly one class).
+    obj, data = rr
+    kw = dict(eps=EPS, delta=DELTA, reps=40, seed=11, T=61, eta=0.05, alpha=0.3, record=1, average=True)
+    exact = run_alg1(obj, data, **kw)
+    sampled = run_alg1(obj, data, **kw, average_samples=8)          # stride 61 // 8 = 7
+    np.testing.assert_array_equal(sampled.trajectory["w"], exact.trajectory["w"])
+    np.testing.assert_array_equal(sampled.w, exact.w)
+    ws = exact.trajectory["w"]                                        # (reps, T, d): w_1..w_T
+    norms = np.stack([obj.grad_norm(ws[:, t], data) for t in range(ws.shape[1])], axis=1)
+    np.testing.assert_allclose(exact.metrics["grad_norm_avg"], norms.mean(axis=1), rtol=1e-12)
+    vals = _class_values(norms, 7)
+    np.testing.assert_allclose(vals.mean(axis=1), norms.mean(axis=1), rtol=1e-12)
+    est = sampled.metrics["grad_norm_avg"]
+    hit = np.isclose(vals, est[:, None], rtol=1e-10, atol=0)
+    assert np.all(hit.sum(axis=1) >= 1), "an estimate is no residue class's sum"
+    assert not np.allclose(est, exact.metrics["grad_norm_avg"])      # it did sample
+    assert "systematic sample" in sampled.params["grad_norm_avg"]
+
+
+def test_alg1_sampled_output_average_starts_are_uniform(rr):
+    # Unbiasedness needs the start o uniform on 1..s: count which residue class each of 350
+    # replicates' estimate is (the class sums are computed from the recorded path); a
+    # chi-square test at level 1e-3 rejects a start that is not uniform (e.g. always 1:
+    # every count on one class).
+    obj, data = rr
+    kw = dict(eps=EPS, delta=DELTA, reps=350, seed=3, T=35, eta=0.05, alpha=0.3, record=1,
+              average=True, average_samples=5)                        # stride 7
+    res = run_alg1(obj, data, **kw)
+    ws = res.trajectory["w"]
+    norms = np.stack([obj.grad_norm(ws[:, t], data) for t in range(ws.shape[1])], axis=1)
+    vals = _class_values(norms, 7)
+    cls = np.argmin(np.abs(vals - res.metrics["grad_norm_avg"][:, None]), axis=1)
+    counts = np.bincount(cls, minlength=7)
+    assert stats.chisquare(counts).pvalue > 1e-3, counts
+
+
+def test_alg1_average_samples_must_be_positive(rr):
+    obj, data = rr
+    with pytest.raises(ValueError, match="average_samples"):
+        run_alg1(obj, data, eps=EPS, delta=DELTA, T=10, average=True, average_samples=0)
