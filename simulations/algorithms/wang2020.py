@@ -186,8 +186,23 @@ def _noise_std(name: str, value: Any) -> float | None:
 def _hess_noise(gens: list[np.random.Generator], active: np.ndarray, d: int,
                 sigma_H: float) -> np.ndarray:
     """H_k of Algorithm 1 step 4 for the active replicates (wang2020's symmetric Gaussian)."""
-    return np.concatenate([symmetric_gaussian_matrix(gens[i], 1, d, sigma_H)
-                           for i in np.flatnonzero(active)], axis=0)
+    # the values of symmetric_gaussian_matrix(gens[i], 1, d, sigma_H) for each active i (the
+    # same draws of each generator, scaled and mirrored the same way), filled in one pass:
+    # one call per replicate cost 2/3 of a Remark 1 cell
+    idx = np.flatnonzero(active)
+    if idx.size == 0:
+        return np.zeros((0, d, d))
+    if idx.size == 1:
+        return symmetric_gaussian_matrix(gens[idx[0]], 1, d, sigma_H)
+    iu = np.triu_indices(d)
+    vals = np.empty((idx.size, iu[0].size))
+    for j, i in enumerate(idx):
+        gens[i].standard_normal(out=vals[j])
+    vals *= sigma_H
+    h = np.zeros((idx.size, d, d))
+    h[:, iu[0], iu[1]] = vals
+    h[:, iu[1], iu[0]] = vals
+    return h
 
 
 def _child_gens(streams: ReplicateStreams) -> list[np.random.Generator]:

@@ -340,3 +340,21 @@ def test_alg1_one_start_per_replicate_bad_input(saddle):
         W.run_alg1(obj, data, reps=3, w0=starts, Delta=gap, **kw)
     with pytest.raises(ValueError, match="wang2020.alg1 only"):
         W.run_alg2(obj, data, reps=2, w0=starts, Delta=gap, S_size=9, T_size=6, **kw)
+
+
+@pytest.mark.parametrize("active", [[True, False, True, True], [False, True, False, False],
+                                    [False] * 4])
+def test_hess_noise_equals_one_sampler_call_per_replicate(active):
+    # _hess_noise fills every active replicate's H_k in one pass; it must give exactly the
+    # matrices of dptheory's sampler called once per active replicate on the same generator
+    from dptheory.privacy.samplers import symmetric_gaussian_matrix
+    from dptheory_simulations.algorithms.wang2020 import _hess_noise
+    act = np.array(active)
+    gens_a = [np.random.default_rng(100 + i) for i in range(4)]
+    gens_b = [np.random.default_rng(100 + i) for i in range(4)]
+    for _ in range(2):                                   # two steps: the streams advance alike
+        got = _hess_noise(gens_a, act, 3, 0.7)
+        want = [symmetric_gaussian_matrix(gens_b[i], 1, 3, 0.7) for i in np.flatnonzero(act)]
+        want = np.concatenate(want) if want else np.zeros((0, 3, 3))
+        np.testing.assert_array_equal(got, want)
+        assert got.shape == (int(act.sum()), 3, 3)
