@@ -543,7 +543,8 @@ def per_step_sensitivity(cell: dict[str, Any]) -> dict[str, Any]:
 
     G, U = sup(data)
     best = out["worst"]
-    U_search = sup(obj.make_data(n, sub_seed(cell, int(best["dataset"]), 0)))[1]
+    j = int(best["dataset"])
+    U_search = U if j == 0 else sup(obj.make_data(n, sub_seed(cell, j, 0)))[1]
     phi = ("g/(||g|| + r), ||phi(g)|| = ||g||/(||g|| + r)" if kind == "normalize"
            else "clip_C(g), ||phi(g)|| = min(||g||, C)")
     closed = "2G/(G + r)" if kind == "normalize" else "2 min(G, C)"
