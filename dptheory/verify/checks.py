@@ -628,7 +628,8 @@ def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequ
 
     ``certified_sup`` (with its ``derivation``, a proof on the instance's certified
     constants) is an upper bound ``U`` on the supremum itself. When ``U <= bound`` the claim
-    is proven on the instance: ``supported (loose: ...)`` with ``k = U / bound`` and the
+    is proven on the instance: ``supported (loose: ...)`` (``tight`` when the search attains
+    ``U = bound``) with ``k = U / bound`` and the
     fraction of ``U`` the search attained (``U`` is the supremum when that fraction is 1).
     A search value above ``U`` contradicts the derivation: inconclusive, never supported.
     When ``U > bound`` it decides nothing and the search rules above apply.
@@ -681,6 +682,8 @@ def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequ
             what = (f"the supremum is {_g(k)} x the bound" if attained >= 1 - 1e-4 else
                     f"the supremum is at most {_g(k)} x the bound; the search attains "
                     f"{_g(attained)} of that")
+            # a supremum attained at the bound itself: the bound is exact, not loose
+            tag = "tight" if attained >= 1 - 1e-4 and k >= 1 - 1e-9 else "loose"
             power = {"statement": f"proven on the instance: sup <= {_g(U)} ({derivation}); "
                                   f"the search attained {_g(worst)}, so a claimed bound below "
                                   f"{_g(worst)} would have been refuted",
@@ -688,7 +691,7 @@ def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequ
                      "selftest": {"planted": f"bound {_g(worst / 2)} (half the largest found)",
                                   "caught": bool(worst > worst / 2 + rt * abs(worst / 2) + at)}}
             ev["power"] = power
-            return CheckResult("supported", f"{quantity}: supported (loose: {what}); largest "
+            return CheckResult("supported", f"{quantity}: supported ({tag}: {what}); largest "
                                f"found {_g(worst)}, certified supremum {_g(U)}, bound {_g(b)} "
                                f"({n})", ev, claim="sup-bound", power=power)
     if reach is None or reach < min_reach:
@@ -707,39 +710,58 @@ def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequ
 # ---------------------------------------------------------------------------- exact
 def exact_check(value: float, bound: float, *, trivial: float | None = None,
                 trivial_source: str = "", derivation: str = "", rtol: float = 1e-9,
-                quantity: str = "E[X]") -> CheckResult:
+                quantity: str = "E[X]", direction: str = "upper") -> CheckResult:
     """The claim ``E[X] <= bound`` decided from the exact expectation ``value`` (a closed
-    form or exact recursion, no sampling error; ``derivation`` says which).
+    form, exact recursion or quadrature with a certified error, no sampling error;
+    ``derivation`` says which).
 
     * vacuous — ``bound >= trivial`` (the largest value X can take);
     * refuted — ``value > bound (1 + rtol)`` (``rtol``: float rounding): a certified
       counterexample;
     * supported — otherwise, with ``value / bound``; power is complete: any claimed bound
       below ``value`` would be refuted (the planted bound is ``value / 2``).
+
+    ``direction="lower"`` judges ``E[X] >= bound`` by the mirror rules: vacuous iff
+    ``bound <= trivial`` (then the *smallest* value X can take), refuted iff ``value < bound
+    - rtol |bound|``, supported otherwise (equality included: a lower bound that holds with
+    equality holds); the planted bound is ``value + max(|value|, 1)``, above the value.
     """
     v = _number(value, "value", allow_inf=False)
     b = _number(bound, "bound")
     rt = _number(rtol, "rtol", allow_inf=False)
     if rt < 0:
         raise ValueError(f"rtol must be >= 0, got {rt}")
+    if direction not in ("upper", "lower"):
+        raise ValueError(f"direction must be 'upper' or 'lower', got {direction!r}")
+    lower = direction == "lower"
+    claim = "lower-bound" if lower else "upper-bound"
     ev = _jsonable({"quantity": quantity, "exact": v, "bound": b, "ratio": v / b if b > 0 else None,
-                    "derivation": derivation, "trivial": trivial})
-    if trivial is not None and b >= trivial:
-        return CheckResult("vacuous", f"{quantity}: the bound {_g(b)} is at or above the largest "
-                           f"value the quantity can take ({_g(trivial)}"
+                    "derivation": derivation, "trivial": trivial, "direction": direction})
+    if trivial is not None and (b <= trivial if lower else b >= trivial):
+        return CheckResult("vacuous", f"{quantity}: the bound {_g(b)} is at or "
+                           f"{'below the smallest' if lower else 'above the largest'} value the "
+                           f"quantity can take ({_g(trivial)}"
                            f"{', ' + trivial_source if trivial_source else ''})", ev,
-                           claim="upper-bound")
-    if v > b + rt * abs(b):
-        return CheckResult("refuted", f"{quantity}: exact expectation {_g(v)} above the bound "
-                           f"{_g(b)} ({derivation})", ev, claim="upper-bound", severity="bound",
+                           claim=claim)
+    tol = rt * abs(b)
+    if (v < b - tol) if lower else (v > b + tol):
+        return CheckResult("refuted", f"{quantity}: exact expectation {_g(v)} "
+                           f"{'below the lower' if lower else 'above the'} bound {_g(b)} "
+                           f"({derivation})", ev, claim=claim, severity="bound",
                            consequence="the printed bound is false on this instance")
-    power = {"statement": f"exact: a claimed bound below {_g(v)} would have been refuted",
-             "selftest": {"planted": f"bound {_g(v / 2)} (half the exact value)",
-                          "caught": bool(v > v / 2 + rt * abs(v / 2))}}
+    planted = v + max(abs(v), 1.0) if lower else v / 2
+    caught = bool(v < planted - rt * abs(planted)) if lower else bool(v > planted + rt * abs(planted))
+    power = {"statement": f"exact: a claimed bound {'above' if lower else 'below'} {_g(v)} "
+                          "would have been refuted",
+             "selftest": {"planted": f"bound {_g(planted)} "
+                                     f"({'above' if lower else 'half'} the exact value)",
+                          "caught": caught}}
     ev["power"] = power
-    return CheckResult("supported", f"{quantity}: exact expectation {_g(v)} within the bound "
-                       f"{_g(b)} (exact/bound {_g(v / b if b > 0 else None)})", ev,
-                       claim="upper-bound", power=power)
+    side = "at or above the lower" if lower else "within the"
+    how = f"exact/bound {_g(v / b)}" if b > 0 else f"exact - bound {_g(v - b)}"
+    return CheckResult("supported", f"{quantity}: exact expectation {_g(v)} {side} bound "
+                       f"{_g(b)} ({how})", ev,
+                       claim=claim, power=power)
 
 
 # ---------------------------------------------------------------------------- stability

@@ -383,7 +383,8 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
                 if ps.get("exact") is not None:     # an exact expectation: no sampling error
                     res = C.exact_check(ps["exact"], ps["bound"], trivial=ps.get("trivial"),
                                         trivial_source=ps.get("trivial_source", ""),
-                                        derivation=ps.get("derivation", ""), quantity=q)
+                                        derivation=ps.get("derivation", ""), quantity=q,
+                                        direction=ps.get("direction", "upper"))
                 else:
                     res = C.bound_check(ps["samples"], ps["bound"], trivial=ps.get("trivial"),
                                         trivial_source=ps.get("trivial_source", ""),

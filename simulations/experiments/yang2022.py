@@ -1,9 +1,10 @@
 """Every check dptheory runs on yang2022 (clipped and normalized DP-SGD under generalized
 (L0, L1)-smoothness: DP-NSGD, Algorithm 1, and DP-SGD with clipping), in one place.
 
-* **Utility** — min_t ||grad f(w_t)|| against the n-rates of Corollaries 3.3 and 3.5 and the
-  r-growth of Theorem 3.2; the first-order Lemmas A.3 (normalization) and A.5 (clipping) as
-  lower bounds.
+* **Utility** — min_t ||grad f(w_t)|| against the n-rates of Corollaries 3.3 and 3.5 (no
+  r-sweep of Theorem 3.2: it cannot fail, see the note above ``_LAW``); the first-order
+  Lemmas A.3 (normalization) and A.5 (clipping) as lower bounds, from their exact
+  expectations.
 * **Sensitivity** — Lemma 3.1: the sums of clipped and of normalized per-sample gradients.
 * **Audits** — DP-NSGD and DP-SGD (:data:`AUDITS`).
 * **Hyper-parameters** — the reconstructed step size and dptheory's r, C, M
@@ -12,6 +13,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -155,15 +157,92 @@ def start_envelope(n: int, d: int, x_radius: float) -> dict[str, Any]:
                           f"(x_i i.i.d. uniform in the ball of radius X = {x_radius:g}, d = {d})"}
 
 
+def first_order_exact(lemma: str, law: str, x: float, tau0: float, tau1: float, d: int = 3, *,
+                      r: float | None = None, C: float | None = None) -> tuple[float, float, str]:
+    """The exact E<grad f, phi(g)> of :func:`first_order`'s law (yang2022 Lemmas A.3, A.5).
+
+    With grad f = x e_1 and g = grad f + s a u (a = tau0 + tau1 x, s = +-1 equiprobable):
+    <grad f, phi(g)> = x (x + a t) w(||g||) with t = s u_1, ||g||^2 = x^2 + a^2 + 2 a x t and
+    w(m) = 1/(m + r) (normalization, A.3) or min(1, C/m) (clipping, A.5).
+
+    * ``law="collinear"`` (u = e_1): t = +-1 equiprobable, a two-point law, summed exactly;
+    * ``law="sphere"`` (u uniform on S^{d-1}): t = s u_1 has the law of u_1, density
+      proportional to (1 - t^2)^((d-3)/2) on [-1, 1] (uniform for d = 3); with t = cos(theta)
+      the expectation is int_0^pi F(cos theta) sin(theta)^(d-2) dtheta / Z_d,
+      Z_d = sqrt(pi) Gamma((d-1)/2)/Gamma(d/2), by adaptive quadrature (scipy ``quad``, split
+      at the clipping kink ||g|| = C), whose error estimate is returned;
+    * clipping with x + a <= C (every draw has ||g|| <= x + a <= C, none is clipped): E<grad
+      f, g> = x^2 + x a E[t] = x^2 exactly, both laws.
+
+    Returns
+    -------
+    (value, error, derivation): ``error`` bounds |value - E| (quadrature estimate plus float
+    rounding); ``derivation`` says which case applies.
+    """
+    from scipy.integrate import quad  # noqa: PLC0415
+    from scipy.special import gammaln  # noqa: PLC0415
+
+    if lemma not in ("A.3", "A.5"):
+        raise ValueError(f"lemma must be 'A.3' or 'A.5', got {lemma!r}")
+    if law not in ("collinear", "sphere"):
+        raise ValueError(f"law must be 'collinear' or 'sphere', got {law!r}")
+    for name, v in (("x", x), ("tau0", tau0), ("tau1", tau1)):
+        if not (np.isfinite(v) and v >= 0):
+            raise ValueError(f"{name} must be a finite number >= 0, got {v}")
+    if int(d) < 2:
+        raise ValueError(f"d must be >= 2, got {d}")
+    scale = float(r) if lemma == "A.3" else float(C)        # type: ignore[arg-type]
+    if not (np.isfinite(scale) and scale > 0):
+        raise ValueError(f"{'r' if lemma == 'A.3' else 'C'} must be a finite number > 0, got {scale}")
+    a = tau0 + tau1 * x
+    rounding = 1e-15 * (x * (x + a) + 1.0)
+    if lemma == "A.5" and x + a <= scale:
+        return x * x, rounding, (f"exact: no draw is clipped (||g|| <= x + tau0 + tau1 x = "
+                                 f"{x + a:g} <= C = {scale:g}), so E<grad f, g> = x^2 + x E[xi_1] "
+                                 f"= x^2 = {x * x:g}")
+
+    def F(t: float) -> float:
+        m = float(np.sqrt(max(0.0, x * x + a * a + 2.0 * a * x * t)))
+        if m == 0.0:
+            return 0.0                                     # g = 0: phi(g) = 0
+        w = 1.0 / (m + scale) if lemma == "A.3" else min(1.0, scale / m)
+        return x * (x + a * t) * w
+
+    phi = "g/(||g|| + r)" if lemma == "A.3" else "clip_C(g)"
+    if law == "collinear":
+        value = 0.5 * (F(1.0) + F(-1.0))
+        return value, rounding, (f"exact: two-point law g = (x +- a) e_1, a = tau0 + tau1 x = "
+                                 f"{a:g}: E<grad f, {phi}> = (F(1) + F(-1))/2 = {value:.12g}")
+    k = int(d) - 2
+    Z = float(np.exp(0.5 * np.log(np.pi) + gammaln((d - 1) / 2) - gammaln(d / 2)))
+    points = None
+    if lemma == "A.5":
+        t_kink = (scale ** 2 - x * x - a * a) / (2.0 * a * x)
+        if -1.0 < t_kink < 1.0:
+            points = [float(np.arccos(t_kink))]
+    val, err = quad(lambda th: F(float(np.cos(th))) * np.sin(th) ** k, 0.0, float(np.pi),
+                    points=points, epsabs=1e-13, epsrel=1e-13, limit=200)
+    value, error = val / Z, err / Z + rounding
+    return value, error, (f"exact: u_1 of u uniform on S^{d - 1} has density proportional to "
+                          f"(1 - t^2)^(({d} - 3)/2); E<grad f, {phi}> = int_0^pi F(cos th) "
+                          f"sin(th)^{k} dth / Z_{d} = {value:.12g} (adaptive quadrature, error "
+                          f"<= {error:.2g}), a = tau0 + tau1 x = {a:g}")
+
+
 def first_order(cell: dict) -> dict:
-    """Monte Carlo of the first-order lower bounds (yang2022 Lemmas A.3 and A.5).
+    """The first-order lower bounds (yang2022 Lemmas A.3 and A.5), decided exactly.
 
     grad f = x e_1 and g = grad f + xi with xi = s (tau0 + tau1 x) u, s = +-1 equiprobable,
     u = e_1 (``law="collinear"``, the adversarial direction) or u uniform on the sphere
-    (``law="sphere"``): E xi = 0 and ||xi|| <= tau0 + tau1 ||grad f|| a.s. (A2.2). Per
-    replicate: the mean over ``draws`` of <grad f, phi(g)> with phi(g) = g/(||g|| + r)
-    (A.3) or clip_C(g) (A.5). ``samples`` = that, ``bound`` = h(x) (h16 / hC20), and
-    ``direction`` = "lower": the lemma is E<grad f, phi(g)> >= h(x).
+    (``law="sphere"``): E xi = 0 and ||xi|| <= tau0 + tau1 ||grad f|| a.s. (A2.2), with
+    phi(g) = g/(||g|| + r) (A.3) or clip_C(g) (A.5). ``exact`` is E<grad f, phi(g)> of
+    :func:`first_order_exact` (the engine judges it with
+    :func:`dptheory.verify.checks.exact_check`), ``bound`` = h(x) (h16 / hC20), and
+    ``direction`` = "lower": the lemma is E<grad f, phi(g)> >= h(x). ``samples`` is a Monte
+    Carlo of the same law (per replicate, the mean over ``draws``), kept as a cross-check of
+    the exact value (its mean is quoted in ``derivation``). Where the quadrature error
+    cannot separate the value from the bound, ``exact`` is left out and the Monte Carlo
+    decides.
     """
     x = float(param(cell, "x"))
     tau0, tau1 = float(cell["tau0"]), float(cell["tau1"])
@@ -195,12 +274,22 @@ def first_order(cell: dict) -> dict:
     else:
         h = catalog_bound("yang2022.lemmaA.5", {"y22_x": x, "tau0": tau0, "tau1": tau1,
                                                 "C": float(cell["C"])}, what="hC20")
+    value, error, how = first_order_exact(cell["lemma"], cell["law"], x, tau0, tau1, d,
+                                          r=float(cell["r"]), C=float(cell["C"]))
     # a lower bound: <grad f, phi(g)> >= -||grad f|| ||phi(g)|| >= -x (normalised: ||phi||
     # < 1) or -x C (clipped) is the smallest value the quantity can take
     phi_max = 1.0 if cell["lemma"] == "A.3" else float(cell["C"])
-    return {"samples": floats(out), "bound": h, "direction": "lower",
-            "trivial": -x * phi_max, "trivial_source": "<grad f, phi(g)> >= -x ||phi(g)||",
-            "constants": {"tau0": tau0, "tau1": tau1}}
+    res = {"samples": floats(out), "bound": h, "direction": "lower",
+           "trivial": -x * phi_max, "trivial_source": "<grad f, phi(g)> >= -x ||phi(g)||",
+           "constants": {"tau0": tau0, "tau1": tau1}}
+    # exact_check allows float rounding of 1e-9 |bound|; the value decides only when its
+    # error cannot move it across the bound (equality, x + a <= C, has error ~1e-15)
+    if error <= 1e-10 * max(1.0, abs(h)) or abs(value - h) > 2 * error:
+        se = float(np.std(out, ddof=1) / np.sqrt(reps)) if reps > 1 else float("nan")
+        res.update({"exact": value, "exact_error": error,
+                    "derivation": f"{how}; Monte Carlo of the same law (this block, {reps} x "
+                                  f"{draws} draws): mean {np.mean(out):.6g} (s.e. {se:.2g})"})
+    return res
 
 
 # ============================================================================ recipes
@@ -208,11 +297,6 @@ _CS = {"family": "cosh-generalized-smooth", "objective_params": {"d": 5}}
 
 _PHI = {"A.3": "normalization g/(||g||+r), r = 1",
         "A.5": "clipping at C = 4 = 2 tau0/(1 - tau1)"}
-
-#: the slope checks measure E min_t (per replicate, then averaged); the corollaries bound
-#: min_t E, which is larger
-_LOWER = ("E min_t ||grad f(w_t)|| <= min_t E ||grad f(w_t)||: the replicates' mean of the "
-          "per-run minimum underestimates the minimum over t of the mean")
 
 #: the upper estimate of the ``:slope-n`` checks (:func:`window_mean`)
 _UPPER = ("min_{t<T} E ||grad f(w_t)|| <= (1/|W|) sum_{t in W} E ||grad f(w_t)|| for the window "
@@ -258,8 +342,15 @@ _NSGD_UNDECIDED = (
 # Theta(tau0/2) at r = M, so its N-exponent is 0, an O(1) claim. Every algorithm meets it on
 # a fixed instance: min_{t<T} E||grad f(w_t)|| <= ||grad F(w0)|| = ||sinh(w0) + x_bar||, which
 # is bounded in N (||x_bar|| <= X): such a sweep cannot fail (vacuous by construction). The
-# N^-1/2 part is checked where x_nv = 0 (yang2022.cor3.3:slope-n, tau0 = 0), the
-# r-dependence by yang2022.thm3.2:slope-r.
+# N^-1/2 part is checked where x_nv = 0 (yang2022.cor3.3:slope-n, tau0 = 0).
+#
+# Theorem 3.2 has no r-sweep either (removed as ill-posed, like the sweep above): (5) is an
+# upper bound whose decaying term grows as sqrt(M + r) in r (k2 > 0, and (4)'s eta, D_f and
+# w0 do not depend on r), while the measured min_{t<T} E||grad f(w_t)|| includes t = 0 and so
+# never exceeds ||grad F(w0)||, the same at every r. A quantity bounded in r meets an
+# O(r^1/2) upper bound on every instance: a slope in r can never refute it, and a slope
+# within the claim says nothing about the algorithm (the --full run was vacuous: slope
+# -0.03 over r = 8..128 at N = 400 against the start's exact slope 0).
 
 
 _LAW = {"collinear": "= e_1 (collinear with grad f, adversarial)",
@@ -315,17 +406,6 @@ RECIPES: list[Recipe] = [
                                "radius 1 (tau0 = max_i ||x_i - x_bar|| > 0, about 1.03, so C = "
                                "2 tau0 is the threshold of Lemma A.5), T = ceil(N^2/128), "
                                "from w0 = (3, ..., 3). Printed rate N^-1/2, tolerance 0.15."),
-    utility_recipe(id="yang2022.thm3.2:slope-r", item="yang2022.thm3.2", check="slope",
-                   cell=f"{MODULE}:min_grad", sweep={"r": [8.0, 16.0, 32.0, 64.0]},
-                   sweep_full={"r": [8.0, 16.0, 32.0, 64.0, 128.0]},
-                   fixed={**_CS, "eps": 1.0, "delta": 1e-5, "algorithm": "yang2022.alg1",
-                          "item": "yang2022.cor3.3", "T": 1000, "n": 400}, reps=8, block=8,
-                   reps_full=32, quick=False, expected_slope=0.5, tolerance=0.2,
-                   lower_estimate=_LOWER,
-                   metric="E min_t ||grad f(w_t)||",
-                   description="DP-NSGD at N = 400 vs r >> M = 2 tau0/(1 - tau1): the leading term "
-                               "sqrt(M + r) (...)^{1/4} grows as r^1/2 while x_nv(r) ~ 1/r vanishes; "
-                               "tolerance 0.2 since M/r is not negligible at the smallest r."),
     *(_FIRST_ORDER := [utility_recipe(id=f"yang2022.lemma{lem}:bound-x-{law}", item=f"yang2022.lemma{lem}", check="bound",
                      cell=f"{MODULE}:first_order",
                      sweep={"x": xs}, sweep_full={"x": xs + [32.0]},
@@ -334,20 +414,25 @@ RECIPES: list[Recipe] = [
                      metric="E<grad f, phi(g)>",
                      description=f"Lemma {lem} ({_PHI[lem]}) under A2.2 with tau0 = 1, tau1 = 0.5: "
                                  f"noise s (tau0 + tau1 x) u, s = +-1, u {_LAW[law]}. "
-                                 "A LOWER bound (direction 'lower'): samples are E<grad f, phi(g)> per "
-                                 "replicate (mean of 512 draws), bound h(x)."
+                                 "A LOWER bound (direction 'lower'), decided by the exact "
+                                 "E<grad f, phi(g)> (two-point law, or a 1-D integral over u_1 by "
+                                 "quadrature), bound h(x); a Monte Carlo of the same law (mean of 512 "
+                                 "draws per replicate) is kept beside it as a cross-check."
                                  + ("" if lem == "A.3" else " x starts above (C - tau0)/(1 + tau1) = 2: "
                                     "below it no draw is clipped and E<grad f, g> = x^2 = h_C(x) is an "
-                                    "identity (equality, not checkable by a strict UCL test)."))
+                                    "identity (equality holds; it says nothing about clipping)."))
       for lem, xs in (("A.3", [0.25, 1.0, 2.0, 4.0, 8.0]), ("A.5", [3.0, 4.0, 8.0, 16.0]))
       for law in ("collinear", "sphere")]),
-    # issue 22: the same Monte Carlo at gradient scale c = 1/4 and 4 (a loss scaled by c
-    # scales grad f, tau0, r and C by c and leaves tau1): a printed h that is not of degree 1
-    # in (x, tau0, r or C) shows here, invisible at tau0 = r = 1
-    *[scaled_variant(r, f"scale-{tag}", f"gradient scale c = {c:g}: x, tau0, r and C times c "
-                     "(tau1 is a ratio and stays 0.5).",
-                     fixed={"tau0": c, "r": c, "C": 4.0 * c},
-                     sweep={"x": [c * x for x in r.points()]})
+    # issue 22: the same check at gradient scale c = 1/4 and 4 (a loss scaled by c scales
+    # grad f, tau0, r and C by c and leaves tau1): a printed h that is not of degree 1 in
+    # (x, tau0, r or C) shows here, invisible at tau0 = r = 1. x is a gradient norm, so the
+    # full sweep is scaled too (scaled_variant keeps it as it is): unscaled, the scale-4
+    # Lemma A.5 sweep ran x = 3, 4, 8 <= (C - tau0)/(1 + tau1) = 8, where no draw is clipped
+    *[replace(scaled_variant(r, f"scale-{tag}", f"gradient scale c = {c:g}: x, tau0, r and C "
+                             "times c (tau1 is a ratio and stays 0.5).",
+                             fixed={"tau0": c, "r": c, "C": 4.0 * c},
+                             sweep={"x": [c * x for x in r.points()]}),
+              sweep_full={"x": [c * x for x in r.points(True)]})
       for r in _FIRST_ORDER for tag, c in (("quarter", 0.25), ("4", 4.0))],
     sensitivity_recipe("yang2022.lemma3.1:clip-sensitivity", "yang2022.lemma3.1", f"{MODULE}:per_step_sensitivity",
                        {"C": [0.1, 0.5]},
@@ -383,9 +468,98 @@ def per_step_bound(kind: str, obj: Any, data: Dataset, cell: dict[str, Any],
     raise ValueError(f"kind must be clip or normalize for yang2022, got {kind!r}")
 
 
+def per_sample_map_sup(kind: str, G: float, *, r: float | None = None,
+                       C: float | None = None) -> float:
+    """The supremum of ``||phi(g) - phi(g')||`` over ``||g||, ||g'|| <= G``: the change of
+    Lemma 3.1's sum ``sum_i phi(g_i)`` when one record is replaced (the other terms are
+    equal), for phi(g) = g/(||g|| + r) (``kind="normalize"``) or clip_C(g) (``"clip"``).
+
+    ``||phi(g) - phi(g')|| <= ||phi(g)|| + ||phi(g')||``, and ``||phi(g)||`` is
+    ``||g||/(||g|| + r)`` or ``min(||g||, C)``, both nondecreasing in ``||g||``: the supremum is
+    ``2G/(G + r)`` or ``2 min(G, C)``, attained by antipodal g' = -g of norm G (equality in
+    the triangle inequality). Both are at most Lemma 3.1's 2 and 2C.
+    """
+    if not (np.isfinite(G) and G >= 0):
+        raise ValueError(f"G must be a finite number >= 0, got {G}")
+    if kind == "normalize":
+        if r is None or not (np.isfinite(r) and r > 0):
+            raise ValueError(f"r must be a finite number > 0, got {r}")
+        return 2.0 * G / (G + r)
+    if kind == "clip":
+        if C is None or not (np.isfinite(C) and C > 0):
+            raise ValueError(f"C must be a finite number > 0, got {C}")
+        return 2.0 * min(G, C)
+    raise ValueError(f"kind must be clip or normalize, got {kind!r}")
+
+
+#: robust regression phi(u) = log(1 + u^2/2): |phi'(u)| = 2|u|/(2 + u^2) is largest, 1/sqrt 2,
+#: at u = +-sqrt 2, so ||grad f|| = |phi'| ||x|| <= X/sqrt 2 = G, attained there
+_U0 = float(np.sqrt(2.0))
+
+
+def _antipodal_canary(data: Dataset) -> dict[str, Any]:
+    """Robust regression: a query point w and a replacing record z' whose per-sample
+    gradients are antipodal at the largest norm G = X/sqrt 2. Record i is the one of largest
+    norm (||x_i|| = X = max norm of S, so S' keeps S's feature ball and certified G); w =
+    (y_i + e) x_i/X^2 puts its residual at e = s sqrt 2, and z' = (x_i, y_i + 2e) has
+    residual -e, so grad f(w, z') = -grad f(w, z_i). The sign s = -sign(y_i) keeps ||w|| =
+    (sqrt 2 - |y_i|)/X small. The label y_i + 2e lies outside S's label range (|y'| >= sqrt 2
+    is needed: |y' - y_i| = 2 sqrt 2): Lemma 3.1 holds for every pair of neighbouring data
+    sets, and G does not depend on the labels."""
+    i = int(np.argmax(np.linalg.norm(data.X, axis=1)))
+    x = np.asarray(data.X[i], dtype=float)
+    X = float(np.linalg.norm(x))
+    yi = float(data.y[i])
+    e = -_U0 if yi >= 0 else _U0
+    return {"i": i, "x": x, "y": yi + 2.0 * e, "w": (yi + e) * x / X ** 2}
+
+
 def per_step_sensitivity(cell: dict[str, Any]) -> dict[str, Any]:
-    """Lemma 3.1 (clip | normalize): the search of :func:`.sensitivity.per_step_cell`."""
-    return per_step_cell(cell, per_step_bound)
+    """Lemma 3.1 (clip | normalize) decided on robust regression: the search of
+    :func:`.sensitivity.per_step_cell`, the antipodal canary of :func:`_antipodal_canary`
+    (the supremum attained) and the certified supremum :func:`per_sample_map_sup` at the
+    certified G = X/sqrt 2 of the data set (``certified_sup`` of
+    :func:`dptheory.verify.checks.sup_check`)."""
+    from dptheory_simulations.objectives import get as get_objective  # noqa: PLC0415
+
+    from .sensitivity import certified_result, lipschitz, per_step_value, sub_seed  # noqa: PLC0415
+    kind = cell["kind"]
+    merged = {**cell, **cell["point"]}
+    family = merged.get("family")
+    if family != "robust-regression":
+        raise ValueError(f"the canary is built for family 'robust-regression' only, got {family!r}")
+    out = per_step_cell(cell, per_step_bound)
+    n = int(merged.get("n", 50))
+    obj = get_objective(family, **cell.get("family_params", {}))
+    data = obj.make_data(n, sub_seed(cell, 0, 0))
+    cand = _antipodal_canary(data)
+    if np.linalg.norm(cand["w"]) > obj.domain_radius:
+        raise ValueError(f"the canary's w leaves the domain ball of radius {obj.domain_radius:g}")
+    consts = {k: float(merged[k]) for k in ("r", "C") if k in merged}
+
+    def sup(ds: Dataset) -> tuple[float, float]:
+        G = lipschitz(obj, ds)
+        return G, per_sample_map_sup(kind, G, **consts)
+
+    G, U = sup(data)
+    best = out["worst"]
+    j = int(best["dataset"])
+    U_search = U if j == 0 else sup(obj.make_data(n, sub_seed(cell, j, 0)))[1]
+    phi = ("g/(||g|| + r), ||phi(g)|| = ||g||/(||g|| + r)" if kind == "normalize"
+           else "clip_C(g), ||phi(g)|| = min(||g||, C)")
+    closed = "2G/(G + r)" if kind == "normalize" else "2 min(G, C)"
+    derivation = (f"S and S' differ in one record, so the sums differ in one term: "
+                  f"||phi(g_i) - phi(g'_i)|| <= ||phi(g_i)|| + ||phi(g'_i)|| with phi(g) = {phi} "
+                  f"nondecreasing in ||g|| <= G = X/sqrt 2 (robust regression, any label): "
+                  f"sup = {closed} = {U:.6g} at G = {G:.6g}"
+                  + "".join(f", {k} = {v:g}" for k, v in consts.items())
+                  + "; attained by antipodal gradients of norm G (record of norm X at "
+                  "residual +-sqrt 2, z' = the same features at residual -+sqrt 2)")
+    canary = {"index": cand["i"], "x": cand["x"].tolist(), "y": cand["y"],
+              "w": cand["w"].tolist(), "measured": per_step_value(kind, obj, data, cand, merged),
+              "bound": per_step_bound(kind, obj, data, merged, None), "G": G, "kind": kind,
+              "family": family, "n": n, **consts}
+    return certified_result(out, canary, U, U_search, derivation)
 
 
 # ============================================================================ audits
