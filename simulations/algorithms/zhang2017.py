@@ -423,9 +423,9 @@ def run_alg2(objective: Any, data: Any, *, eps: float, delta: float, reps: int =
         for t in range(rounds):
             k = t % block
             if k == 0:
-                K = min(block, rounds - t)
-                idx_blk = streams.indices(n, K)[:, :, None]        # (reps, K, 1)
-                z_blk = streams.normal(K, d) * s
+                kb = min(block, rounds - t)          # not K: params report K = n^2
+                idx_blk = streams.indices(n, kb)[:, :, None]       # (reps, kb, 1)
+                z_blk = streams.normal(kb, d) * s
             G = grad_mean(W, idx_blk[:, k])                        # one sample
             W = W - eta_sched[t] * (G + z_blk[:, k])
             hit = R == t + 1
