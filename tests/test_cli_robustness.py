@@ -212,3 +212,17 @@ def test_one_replicate_prints_no_nan(capsys):
                  "--eps", "1", "--delta", "1e-5", "--reps", "1"]) == 0
     out = capsys.readouterr().out
     assert "nan" not in out.lower() and "se n/a, 1 replicate" in out
+
+
+def test_verify_prints_the_whole_commands_time(tmp_path, capsys):
+    # the closing line's time is the whole command's (checks, then report and figures), so it
+    # is at least the checks' own time, which report.json keeps as `elapsed`
+    import re
+    from dptheory.cli import main
+    assert main(["verify", "--only", "yang2022.lemma3.1:clip-sensitivity", "--out",
+                 str(tmp_path / "r"), "--jobs", "1"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    m = re.search(r"\((\d+) s; checks (\d+) s, then the report and its figures\)$", last)
+    assert m, last
+    elapsed = json.loads((tmp_path / "r" / "report.json").read_text())["elapsed"]
+    assert int(m.group(1)) >= round(elapsed) - 1 and int(m.group(2)) == round(elapsed)
