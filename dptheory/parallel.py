@@ -107,6 +107,14 @@ _WATCH_INTERVAL = 0.1      # seconds between two looks at the parent
 _watching: int | None = None
 
 
+def fork_available() -> bool:
+    """Whether this process can fork workers that inherit its state (Linux, ``fork`` start
+    method): the beside process of ``verify`` and the report's figure processes need it."""
+    import multiprocessing
+    import sys
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
 def _parent_gone(parent_pid: int, ppid_at_start: int) -> bool:
     if os.getppid() != ppid_at_start:            # reparented: the parent has died
         return True

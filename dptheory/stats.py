@@ -240,23 +240,39 @@ def one_sided_limits(samples: Sequence[float] | np.ndarray, level: float) -> tup
     return m - half, m + half
 
 
+def _slot_resamples(groups: Sequence[Sequence[float]], n_boot: int, rng: np.random.Generator):
+    """The draws of the two-stage bootstrap shared by :func:`hierarchical_boot_means` and
+    :func:`hierarchical_boot_quantiles`: ``(groups as arrays, slots)``; each of the k slots is
+    a list of ``(rows, resample)`` — the bootstrap rows that drew data set j in that slot and
+    a fresh resample of its replicates for each (``(rows.size, g.size)``)."""
+    gs = [_samples(g, f"groups[{i}]") for i, g in enumerate(groups)]
+    if not gs:
+        raise ValueError("groups must hold at least one data set")
+    k = len(gs)
+
+    def slots():
+        for _ in range(k):                               # k slots, each a drawn data set
+            pick = rng.integers(0, k, size=n_boot) if k > 1 else np.zeros(n_boot, dtype=int)
+            out = []
+            for j, g in enumerate(gs):
+                rows = np.flatnonzero(pick == j)
+                if rows.size:                             # a fresh resample per slot
+                    out.append((rows, g[rng.integers(0, g.size, size=(rows.size, g.size))]))
+            yield out
+    return gs, slots()
+
+
 def hierarchical_boot_means(groups: Sequence[Sequence[float]], n_boot: int,
                             rng: np.random.Generator) -> np.ndarray:
     """Bootstrap means of samples grouped by data set: resample the data sets, then the
     replicates within each drawn data set (two-stage bootstrap). With one data set it is
     the ordinary bootstrap of the replicates. Returns ``n_boot`` means."""
-    gs = [_samples(g, f"groups[{i}]") for i, g in enumerate(groups)]
-    if not gs:
-        raise ValueError("groups must hold at least one data set")
-    k = len(gs)
+    gs, slots = _slot_resamples(groups, n_boot, rng)
     out = np.zeros(n_boot)
-    for _ in range(k):                                   # k slots, each a drawn data set
-        pick = rng.integers(0, k, size=n_boot) if k > 1 else np.zeros(n_boot, dtype=int)
-        for j, g in enumerate(gs):
-            rows = np.flatnonzero(pick == j)
-            if rows.size:                                 # a fresh resample per slot
-                out[rows] += g[rng.integers(0, g.size, size=(rows.size, g.size))].mean(axis=1)
-    return out / k
+    for slot in slots:
+        for rows, res in slot:
+            out[rows] += res.mean(axis=1)
+    return out / len(gs)
 
 
 def hierarchical_boot_quantiles(groups: Sequence[Sequence[float]], q: float, n_boot: int,
@@ -265,20 +281,14 @@ def hierarchical_boot_quantiles(groups: Sequence[Sequence[float]], q: float, n_b
     :func:`hierarchical_boot_means` draws its means: resample the data sets, then the
     replicates within each drawn data set; the statistic is the ``q``-quantile of the pooled
     resample (``numpy.quantile``, linear interpolation). Returns ``n_boot`` quantiles."""
-    gs = [_samples(g, f"groups[{i}]") for i, g in enumerate(groups)]
-    if not gs:
-        raise ValueError("groups must hold at least one data set")
     if not (isinstance(q, (int, float, np.floating)) and 0.0 < float(q) < 1.0):
         raise ValueError(f"q must be in (0, 1), got {q!r}")
-    k = len(gs)
-    slots = []
-    for _ in range(k):                                   # k slots, each a drawn data set
-        pick = rng.integers(0, k, size=n_boot) if k > 1 else np.zeros(n_boot, dtype=int)
-        width = max(g.size for g in gs)
-        slot = np.full((n_boot, width), np.nan)
-        for j, g in enumerate(gs):
-            rows = np.flatnonzero(pick == j)
-            if rows.size:                                 # a fresh resample per slot
-                slot[rows, :g.size] = g[rng.integers(0, g.size, size=(rows.size, g.size))]
-        slots.append(slot)
-    return np.nanquantile(np.concatenate(slots, axis=1), float(q), axis=1)
+    gs, slots = _slot_resamples(groups, n_boot, rng)
+    width = max(g.size for g in gs)
+    pooled = []
+    for slot in slots:
+        block = np.full((n_boot, width), np.nan)
+        for rows, res in slot:
+            block[rows, :res.shape[1]] = res
+        pooled.append(block)
+    return np.nanquantile(np.concatenate(pooled, axis=1), float(q), axis=1)

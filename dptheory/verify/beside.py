@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import sys
 import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from dptheory.parallel import _watch_parent, fork_available
 from dptheory.verify.recipe import Recipe
 from dptheory.verify.verdict import Finding
 
@@ -93,13 +93,8 @@ def audit_powers(keys: list[tuple]) -> tuple[dict[tuple, dict[str, Any]], float]
     return out, time.process_time() - start
 
 
-def _fork_available() -> bool:
-    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
-
-
 def _child(conn: Any, parent: int, jobs: list[tuple[Callable, tuple]]) -> None:
     """Runs in the forked process: each job in order, its result (or its error) sent back."""
-    from dptheory.parallel import _watch_parent
     _watch_parent(parent)
     for fn, args in jobs:
         try:
@@ -126,7 +121,7 @@ class Beside:
         self._done: dict[int, Any] = {}
         self._next = 0                     # index of the next message from the child
         self._proc = self._conn = None
-        self.forked = bool(parallel and self._jobs and _fork_available())
+        self.forked = bool(parallel and self._jobs and fork_available())
         if self.forked:
             ctx = multiprocessing.get_context("fork")
             self._conn, child_end = ctx.Pipe(duplex=False)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import sys
 from pathlib import Path
 from typing import Any, Callable
+
+from dptheory.parallel import fork_available
 
 __all__ = ["draw_rate_figures", "PROCESSES"]
 
@@ -39,8 +40,7 @@ def draw_rate_figures(items: list[tuple[Any, Any, dict]], figdir: Path, svg: boo
     figure), in the order of ``items``."""
     jobs = [(r, v, p, Path(figdir), svg) for r, v, p in items]
     procs = min(PROCESSES, _cores(), len(jobs))
-    fork = sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
-    if not fork or procs < 2 or len(jobs) < MIN_PARALLEL:
+    if not fork_available() or procs < 2 or len(jobs) < MIN_PARALLEL:
         return [draw(*j) for j in jobs]
     with multiprocessing.get_context("fork").Pool(procs) as pool:
         return pool.starmap(draw, jobs, chunksize=1)

@@ -40,9 +40,9 @@ def grad_norm(cell: dict) -> dict:
     ``samples``: per replicate, the exact expectation over the uniformly drawn output index,
     (1/T) sum_t ||grad F(w_t)|| (``average=True``): an unbiased, lower-variance estimate of
     E||grad F(w_hat)||; with ``average_samples`` k in the cell, its unbiased estimate from a
-    systematic sample of about k steps per replicate (Algorithm 1's ``average_samples``). Bound at the certified G (BoundedGradient), L (Smooth),
-    R = F(w_1) - min F (w_1 = 0; min F by its best value found, so R is not overestimated)
-    and the T the algorithm ran.
+    systematic sample of about k steps per replicate (Algorithm 1's ``average_samples``).
+    Bound at the certified G (BoundedGradient), L (Smooth), R = F(w_1) - min F (w_1 = 0;
+    min F by its best value found, so R is not overestimated) and the T the algorithm ran.
     """
     n = int(param(cell, "n"))
     obj, data = objective_and_data(cell, n)

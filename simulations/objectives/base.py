@@ -207,6 +207,8 @@ class Objective(ABC):
 
     name: str = "objective"
     domain_radius: float | None = None
+    sample_radius: float = 3.0
+    task: str = "regression"          # "classification": labels in {-1, +1} and predict()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Wrap a subclass's ``assumptions`` so that a verification cell records the
@@ -216,8 +218,6 @@ class Objective(ABC):
         if own is not None and not getattr(own, "__recorded__", False) \
                 and not getattr(own, "__isabstractmethod__", False):
             cls.assumptions = _recorded(own)
-    sample_radius: float = 3.0
-    task: str = "regression"          # "classification": labels in {-1, +1} and predict()
 
     def __init__(self, d: int) -> None:
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
