@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -426,13 +425,13 @@ RECIPES: list[Recipe] = [
     # issue 22: the same check at gradient scale c = 1/4 and 4 (a loss scaled by c scales
     # grad f, tau0, r and C by c and leaves tau1): a printed h that is not of degree 1 in
     # (x, tau0, r or C) shows here, invisible at tau0 = r = 1. x is a gradient norm, so the
-    # full sweep is scaled too (scaled_variant keeps it as it is): unscaled, the scale-4
+    # full sweep is scaled too (scaled_variant's sweep_full): unscaled, the scale-4
     # Lemma A.5 sweep ran x = 3, 4, 8 <= (C - tau0)/(1 + tau1) = 8, where no draw is clipped
-    *[replace(scaled_variant(r, f"scale-{tag}", f"gradient scale c = {c:g}: x, tau0, r and C "
-                             "times c (tau1 is a ratio and stays 0.5).",
-                             fixed={"tau0": c, "r": c, "C": 4.0 * c},
-                             sweep={"x": [c * x for x in r.points()]}),
-              sweep_full={"x": [c * x for x in r.points(True)]})
+    *[scaled_variant(r, f"scale-{tag}", f"gradient scale c = {c:g}: x, tau0, r and C times c "
+                     "(tau1 is a ratio and stays 0.5).",
+                     fixed={"tau0": c, "r": c, "C": 4.0 * c},
+                     sweep={"x": [c * x for x in r.points()]},
+                     sweep_full={"x": [c * x for x in r.points(True)]})
       for r in _FIRST_ORDER for tag, c in (("quarter", 0.25), ("4", 4.0))],
     sensitivity_recipe("yang2022.lemma3.1:clip-sensitivity", "yang2022.lemma3.1", f"{MODULE}:per_step_sensitivity",
                        {"C": [0.1, 0.5]},
