@@ -14,7 +14,7 @@ exactly. Inputs are validated: samples must be finite float64 values.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 from scipy import stats as _st
@@ -240,23 +240,38 @@ def one_sided_limits(samples: Sequence[float] | np.ndarray, level: float) -> tup
     return m - half, m + half
 
 
+def _grouped(groups: Sequence[Sequence[float]]) -> list[np.ndarray]:
+    """The data sets of a grouped sample as arrays (at least one)."""
+    gs = [_samples(g, f"groups[{i}]") for i, g in enumerate(groups)]
+    if not gs:
+        raise ValueError("groups must hold at least one data set")
+    return gs
+
+
+def _two_stage_slots(gs: list[np.ndarray], n_boot: int,
+                     rng: np.random.Generator) -> Iterator[list[tuple[np.ndarray, np.ndarray]]]:
+    """The two-stage bootstrap of :func:`hierarchical_boot_means`: for each of the k slots
+    (one drawn data set per bootstrap row) the pairs ``(rows, draw)``, the rows that drew
+    data set j and a fresh resample of its replicates for each, shape ``(rows.size,
+    gs[j].size)``. With one data set it is the ordinary bootstrap of the replicates."""
+    k = len(gs)
+    for _ in range(k):
+        pick = rng.integers(0, k, size=n_boot) if k > 1 else np.zeros(n_boot, dtype=int)
+        yield [(rows, g[rng.integers(0, g.size, size=(rows.size, g.size))])
+               for j, g in enumerate(gs) if (rows := np.flatnonzero(pick == j)).size]
+
+
 def hierarchical_boot_means(groups: Sequence[Sequence[float]], n_boot: int,
                             rng: np.random.Generator) -> np.ndarray:
     """Bootstrap means of samples grouped by data set: resample the data sets, then the
     replicates within each drawn data set (two-stage bootstrap). With one data set it is
     the ordinary bootstrap of the replicates. Returns ``n_boot`` means."""
-    gs = [_samples(g, f"groups[{i}]") for i, g in enumerate(groups)]
-    if not gs:
-        raise ValueError("groups must hold at least one data set")
-    k = len(gs)
+    gs = _grouped(groups)
     out = np.zeros(n_boot)
-    for _ in range(k):                                   # k slots, each a drawn data set
-        pick = rng.integers(0, k, size=n_boot) if k > 1 else np.zeros(n_boot, dtype=int)
-        for j, g in enumerate(gs):
-            rows = np.flatnonzero(pick == j)
-            if rows.size:                                 # a fresh resample per slot
-                out[rows] += g[rng.integers(0, g.size, size=(rows.size, g.size))].mean(axis=1)
-    return out / k
+    for slot in _two_stage_slots(gs, n_boot, rng):
+        for rows, draw in slot:
+            out[rows] += draw.mean(axis=1)
+    return out / len(gs)
 
 
 def hierarchical_boot_quantiles(groups: Sequence[Sequence[float]], q: float, n_boot: int,
@@ -265,20 +280,14 @@ def hierarchical_boot_quantiles(groups: Sequence[Sequence[float]], q: float, n_b
     :func:`hierarchical_boot_means` draws its means: resample the data sets, then the
     replicates within each drawn data set; the statistic is the ``q``-quantile of the pooled
     resample (``numpy.quantile``, linear interpolation). Returns ``n_boot`` quantiles."""
-    gs = [_samples(g, f"groups[{i}]") for i, g in enumerate(groups)]
-    if not gs:
-        raise ValueError("groups must hold at least one data set")
+    gs = _grouped(groups)
     if not (isinstance(q, (int, float, np.floating)) and 0.0 < float(q) < 1.0):
         raise ValueError(f"q must be in (0, 1), got {q!r}")
-    k = len(gs)
-    slots = []
-    for _ in range(k):                                   # k slots, each a drawn data set
-        pick = rng.integers(0, k, size=n_boot) if k > 1 else np.zeros(n_boot, dtype=int)
-        width = max(g.size for g in gs)
-        slot = np.full((n_boot, width), np.nan)
-        for j, g in enumerate(gs):
-            rows = np.flatnonzero(pick == j)
-            if rows.size:                                 # a fresh resample per slot
-                slot[rows, :g.size] = g[rng.integers(0, g.size, size=(rows.size, g.size))]
-        slots.append(slot)
-    return np.nanquantile(np.concatenate(slots, axis=1), float(q), axis=1)
+    width = max(g.size for g in gs)                  # data sets of unequal sizes: NaN-padded
+    pooled = []
+    for slot in _two_stage_slots(gs, n_boot, rng):
+        block = np.full((n_boot, width), np.nan)
+        for rows, draw in slot:
+            block[rows, :draw.shape[1]] = draw
+        pooled.append(block)
+    return np.nanquantile(np.concatenate(pooled, axis=1), float(q), axis=1)
