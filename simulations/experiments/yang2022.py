@@ -19,12 +19,14 @@ import numpy as np
 
 from dptheory.verify.recipe import Recipe
 from dptheory_simulations.objectives import Dataset
+from dptheory_simulations.objectives import get as get_objective
 
 from .audits import audit_recipes
 from .cells import (catalog_bound, floats, scaled_variant,
                     objective_and_data, param, replicate_rng,
                     run_algorithm, scalar_params, utility_recipe)
-from .sensitivity import (SEARCH_QUICK, evaluate_item, per_step_cell, sensitivity_recipe)
+from .sensitivity import (SEARCH_QUICK, certified_result, evaluate_item, lipschitz, per_step_cell,
+                          per_step_value, sensitivity_recipe, sub_seed)
 
 MODULE = __name__
 
@@ -519,9 +521,6 @@ def per_step_sensitivity(cell: dict[str, Any]) -> dict[str, Any]:
     (the supremum attained) and the certified supremum :func:`per_sample_map_sup` at the
     certified G = X/sqrt 2 of the data set (``certified_sup`` of
     :func:`dptheory.verify.checks.sup_check`)."""
-    from dptheory_simulations.objectives import get as get_objective  # noqa: PLC0415
-
-    from .sensitivity import certified_result, lipschitz, per_step_value, sub_seed  # noqa: PLC0415
     kind = cell["kind"]
     merged = {**cell, **cell["point"]}
     family = merged.get("family")
