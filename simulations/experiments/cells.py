@@ -184,12 +184,13 @@ def planned_constants(cell: dict) -> dict[str, float]:
 
 def scaled_variant(recipe: Recipe, tag: str, why: str, *, params: dict[str, Any] | None = None,
                    fixed: dict[str, Any] | None = None, sweep: dict[str, list[Any]] | None = None,
-                   points: int = 1) -> Recipe:
+                   sweep_full: dict[str, list[Any]] | None = None, points: int = 1) -> Recipe:
     """``recipe`` run where a constant it depends on is far from 1 (issue 22): id
     ``<id>-<tag>``, the objective's parameters updated by ``params`` (a feature or loss
     scale, certified by the family), other fixed keys by ``fixed``; the quick sweep keeps
-    its first ``points`` points (``sweep`` replaces it), the full sweep stays. ``why`` says
-    which constants move and how (appended to the description)."""
+    its first ``points`` points (``sweep`` replaces it), the full sweep stays (``sweep_full``
+    replaces it, for a swept variable that scales with the constant). ``why`` says which
+    constants move and how (appended to the description)."""
     from dataclasses import replace
     new = dict(recipe.fixed)
     if params:
@@ -198,5 +199,5 @@ def scaled_variant(recipe: Recipe, tag: str, why: str, *, params: dict[str, Any]
     new.update(fixed or {})
     quick = sweep or {recipe.variable: recipe.points()[:points]}
     return replace(recipe, id=f"{recipe.id}-{tag}", fixed=new, sweep=quick,
-                   sweep_full=recipe.sweep_full or {recipe.variable: recipe.points()},
+                   sweep_full=sweep_full or recipe.sweep_full or {recipe.variable: recipe.points()},
                    description=f"{recipe.description} Scaled variant: {why}")

@@ -13,19 +13,20 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from dptheory.verify.recipe import Recipe
 from dptheory_simulations.objectives import Dataset
+from dptheory_simulations.objectives import get as get_objective
 
 from .audits import audit_recipes
 from .cells import (catalog_bound, floats, scaled_variant,
                     objective_and_data, param, replicate_rng,
                     run_algorithm, scalar_params, utility_recipe)
-from .sensitivity import (SEARCH_QUICK, evaluate_item, per_step_cell, sensitivity_recipe)
+from .sensitivity import (SEARCH_QUICK, certified_result, evaluate_item, lipschitz, per_step_cell,
+                          per_step_value, sensitivity_recipe, sub_seed)
 
 MODULE = __name__
 
@@ -426,13 +427,13 @@ RECIPES: list[Recipe] = [
     # issue 22: the same check at gradient scale c = 1/4 and 4 (a loss scaled by c scales
     # grad f, tau0, r and C by c and leaves tau1): a printed h that is not of degree 1 in
     # (x, tau0, r or C) shows here, invisible at tau0 = r = 1. x is a gradient norm, so the
-    # full sweep is scaled too (scaled_variant keeps it as it is): unscaled, the scale-4
+    # full sweep is scaled too (scaled_variant's sweep_full): unscaled, the scale-4
     # Lemma A.5 sweep ran x = 3, 4, 8 <= (C - tau0)/(1 + tau1) = 8, where no draw is clipped
-    *[replace(scaled_variant(r, f"scale-{tag}", f"gradient scale c = {c:g}: x, tau0, r and C "
-                             "times c (tau1 is a ratio and stays 0.5).",
-                             fixed={"tau0": c, "r": c, "C": 4.0 * c},
-                             sweep={"x": [c * x for x in r.points()]}),
-              sweep_full={"x": [c * x for x in r.points(True)]})
+    *[scaled_variant(r, f"scale-{tag}", f"gradient scale c = {c:g}: x, tau0, r and C times c "
+                     "(tau1 is a ratio and stays 0.5).",
+                     fixed={"tau0": c, "r": c, "C": 4.0 * c},
+                     sweep={"x": [c * x for x in r.points()]},
+                     sweep_full={"x": [c * x for x in r.points(True)]})
       for r in _FIRST_ORDER for tag, c in (("quarter", 0.25), ("4", 4.0))],
     sensitivity_recipe("yang2022.lemma3.1:clip-sensitivity", "yang2022.lemma3.1", f"{MODULE}:per_step_sensitivity",
                        {"C": [0.1, 0.5]},
@@ -520,9 +521,6 @@ def per_step_sensitivity(cell: dict[str, Any]) -> dict[str, Any]:
     (the supremum attained) and the certified supremum :func:`per_sample_map_sup` at the
     certified G = X/sqrt 2 of the data set (``certified_sup`` of
     :func:`dptheory.verify.checks.sup_check`)."""
-    from dptheory_simulations.objectives import get as get_objective  # noqa: PLC0415
-
-    from .sensitivity import certified_result, lipschitz, per_step_value, sub_seed  # noqa: PLC0415
     kind = cell["kind"]
     merged = {**cell, **cell["point"]}
     family = merged.get("family")

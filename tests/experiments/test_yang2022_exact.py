@@ -33,6 +33,7 @@ def _clip_sphere_d3(x, tau0, tau1, C):
 def test_clip_sphere_by_hand_at_one_point():
     # x = 3, tau0 = 1, tau1 = 1/2, C = 4: a = 5/2, t* = 1/20; unclipped 3 [3t + 5t^2/4] over
     # [-1, 1/20] = 5.709375, clipped 12 (P(121/4) - P(16))/90 = 12 * 76.5/90 = 10.2
+    # (rel 1e-12: quad is asked for 1e-13 relative accuracy, the rest is float rounding)
     assert Y.first_order_exact("A.5", "sphere", 3.0, 1.0, 0.5, 3, C=4.0)[0] == \
         pytest.approx((5.709375 + 10.2) / 2, rel=1e-12)
     assert _clip_sphere_d3(3.0, 1.0, 0.5, 4.0) == pytest.approx(5091 / 640, rel=1e-12)
@@ -43,6 +44,7 @@ def test_clip_sphere_by_hand_at_one_point():
                                            (5.0, 2.0, 0.0, 4.0), (2.0, 1.0, 0.9, 3.0)])
 def test_clip_sphere_matches_the_closed_form(x, tau0, tau1, C):
     v, err, how = Y.first_order_exact("A.5", "sphere", x, tau0, tau1, 3, C=C)
+    # quad at 1e-13 vs a closed form whose difference P(v1) - P(v0) cancels a few digits
     assert v == pytest.approx(_clip_sphere_d3(x, tau0, tau1, C), rel=1e-11, abs=1e-12)
     assert err < 1e-10 and how.startswith("exact")
 
@@ -71,6 +73,7 @@ def _mp_expectation(lemma, x, tau0, tau1, d, par):
 def test_sphere_quadrature_matches_mpmath(lemma, par, d, x):
     kw = {"r": par} if lemma == "A.3" else {"C": par}
     v, err, _ = Y.first_order_exact(lemma, "sphere", x, 1.0, 0.5, d, **kw)
+    # 30-digit mpmath is the reference; 1e-10 leaves room for quad's error estimate only
     assert v == pytest.approx(_mp_expectation(lemma, x, 1.0, 0.5, d, par), rel=1e-10, abs=1e-12)
     assert err < 1e-9 * max(1.0, abs(v))
 
@@ -204,7 +207,7 @@ def test_per_sample_map_sup_is_the_brute_force_maximum(kind, G, par):
     kw = {"r": par} if kind == "normalize" else {"C": par}
     U = Y.per_sample_map_sup(kind, G, **kw)
     hand = 2 * G / (G + par) if kind == "normalize" else 2 * min(G, par)
-    assert U == pytest.approx(hand, rel=1e-15)
+    assert U == hand                                  # the same formula, the same floats
     brute = _brute_sup(kind, G, par)
     assert brute <= U * (1 + 1e-12)
     assert brute == pytest.approx(U, rel=1e-6)

@@ -113,11 +113,13 @@ def test_cell_window_is_the_second_half_of_the_run(alg):
     obj, data = Y._data(cell, 40)
     res = run_algorithm(cell, alg, obj, data, T=60, c2="tight", w0=np.full(5, 3.0))
     g = res.series["grad_norm"]
-    np.testing.assert_allclose(out["samples"], g[:, 30:60].mean(axis=1), rtol=1e-12)
-    np.testing.assert_allclose(out["lower_samples"], g[:, :60].min(axis=1), rtol=1e-12)
-    # the start from w0 = 3 (sinh(3) + e_1 on the first coordinate) does not meet any rate
+    # the same seeded run and the same reductions: equal to the last bit
+    np.testing.assert_array_equal(out["samples"], g[:, 30:60].mean(axis=1))
+    np.testing.assert_array_equal(out["lower_samples"], g[:, :60].min(axis=1))
+    # the start from w0 = 3 (sinh(3) + e_1 on the first coordinate) does not meet any rate;
+    # the cell's NumPy gradient and this closed form differ by float rounding only
     assert out["trivial"] == pytest.approx(math.sqrt((math.sinh(3) + 1) ** 2
-                                                     + 4 * math.sinh(3) ** 2), rel=1e-9)
+                                                     + 4 * math.sinh(3) ** 2), rel=1e-12)
     assert np.all(np.asarray(out["lower_samples"]) <= np.asarray(out["samples"]))
 
 

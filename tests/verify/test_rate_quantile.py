@@ -85,7 +85,7 @@ def test_quantile_statistic_is_the_pooled_quantile():
     groups = _sweep(reps=40)
     res = rate_check(XS, groups, E, tolerance=0.15, quantile=0.9)
     for got, gs in zip(res.evidence["means"], groups):
-        assert got == pytest.approx(np.quantile(np.concatenate(gs), 0.9), rel=1e-12)
+        assert got == np.quantile(np.concatenate(gs), 0.9)     # the same computation
 
 
 def test_hierarchical_boot_quantiles():
