@@ -566,6 +566,7 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
     chosen = select(all_recipes, full=full, only=only)
     # the symbolic checks and the audits' ideal powers need no cell: with the cells in
     # other processes they are computed beside them, in a forked process (beside.py)
+    from dptheory.verify.audit import learn_power
     from dptheory.verify.beside import Beside, audit_powers, power_keys, symbolic_part
     beside = Beside([(audit_powers, (power_keys(chosen, full),)),
                      *([(symbolic_part, (only, symbolic_verdicts))] if symbolic else [])],
@@ -582,6 +583,7 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
         judged: dict[str, CheckResult] = {}
         pooled_all: dict[str, dict[Any, dict[str, Any]]] = {}
         all_cells: list[dict[str, Any]] = []
+        powers_learned = False
         while todo:
             cells = build_cells(todo, full=full, seed=seed, extra=extra)
             fresh = [c for c in cells if cell_key(c) not in results]
@@ -592,9 +594,10 @@ def run_verify(*, full: bool = False, only: list[str] | None = None, out: str | 
             for c in fresh:
                 results[cell_key(c)] = got[cell_key(c)]
             all_cells += fresh
-            from dptheory.verify.audit import learn_power
-            for key, power in beside.result(0)[0].items():
-                learn_power(key, power)
+            if not powers_learned:     # after the first round's cells: the beside process has
+                for key, power in beside.result(0)[0].items():   # had their time to compute them
+                    learn_power(key, power)
+                powers_learned = True
             again = []
             for r in todo:
                 mine = [(results[cell_key(c)], c) for c in cells if c["recipe"] == r.id]
