@@ -64,7 +64,9 @@ def test_hand_closed_form_matches_the_exact_recursion():
     pi = C2 * L * math.sqrt(2 * T0 * (2 ** K - 1) * math.log(1 / DELTA)) / (n * EPS)
     got = dpageem_excess(e0_sq=E0_SQ, h=1.0, eta0=eta0, T0=T0, tMon0=0, K=K, varrho=0.5, pi=pi,
                          d=D_DIM, V=V, n=n, B=math.ceil(math.sqrt(n)))
-    assert got == pytest.approx(_dpages_by_hand(n, K, c4=1.9), rel=1e-9)
+    # the same recursion by two float64 routes: rounding only, at most about eps per step over
+    # the sum_k T0 2^k ~ 1000 steps of K = 8 stages, ~2e-13 (measured 2.4e-15)
+    assert got == pytest.approx(_dpages_by_hand(n, K, c4=1.9), rel=1e-12)
 
 
 def test_stage_contracts_by_more_than_half_at_c4_1_9():
