@@ -597,8 +597,13 @@ def excess_exact(cell: dict) -> dict:
         c2 = pi / pi1
     xb = data.X.mean(axis=0)
     V = float(np.mean(np.sum((data.X - xb) ** 2, axis=1)))
-    value = dpageem_excess(e0_sq=float(xb @ xb), h=1.0, eta0=st["eta0"], T0=T0, tMon0=tMon0,
-                           K=K, varrho=varrho, pi=pi, d=data.d, V=V, n=n, B=B)
+
+    def excess_at(k: int, pi_k: float) -> float:
+        """The exact excess with k stages and noise pi_k (the rest of the setting fixed)."""
+        return dpageem_excess(e0_sq=float(xb @ xb), h=1.0, eta0=st["eta0"], T0=T0,
+                              tMon0=tMon0, K=k, varrho=varrho, pi=pi_k, d=data.d, V=V, n=n, B=B)
+
+    value = excess_at(K, pi)
     zeta_max = float(np.max(np.linalg.norm(data.X - xb, axis=1)))
     p_leave = dpageem_leave_probability(radius=obj.domain_radius, w_star_norm=float(np.linalg.norm(xb)),
                                         h=1.0, eta0=st["eta0"], T0=T0, tMon0=tMon0, K=K,
@@ -623,11 +628,8 @@ def excess_exact(cell: dict) -> dict:
     if cell.get("best_K"):
         m = int(cell["best_K"])
         best = best_over_K(value, K=K, kmin=max(1, math.ceil(K / m)), kmax=m * K,
-                           excess=lambda k: dpageem_excess(
-                               e0_sq=float(xb @ xb), h=1.0, eta0=st["eta0"], T0=T0,
-                               tMon0=tMon0, K=k, varrho=varrho, d=data.d, V=V, n=n, B=B,
-                               pi=pi_eq4_stages(n=n, eps=eps, delta=delta, L=L, c2=c2, K=k,
-                                                T0=T0)))
+                           excess=lambda k: excess_at(k, pi_eq4_stages(
+                               n=n, eps=eps, delta=delta, L=L, c2=c2, K=k, T0=T0)))
         out["best_K"] = best
         how += (f"; over every K in {best['kmin']}..{best['kmax']} (K = Omega(log ...) with "
                 f"a constant from 1/{m} to {m} x the setting; pi = eq. (4) at c2 = {c2:.4g} with "
