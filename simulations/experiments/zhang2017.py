@@ -169,7 +169,7 @@ def paired_logistic(cell: dict, n: int) -> tuple[Any, Any, np.ndarray]:
     without cancellation, to relative precision at every w however close to w_hat (float64
     resolves them down to ~1e-300, where the GD runs of Lemmas 5 and 8 end, far below the
     ~1e-16 floor of F(w) - F(w_hat) computed as a difference). Returns (objective, the
-    2n-record data set the constants are certified on, the n/2 x d matrix of the x_j).
+    n-record data set the constants are certified on, the n/2 x d matrix of the x_j).
     """
     from dptheory_simulations.objectives import Dataset  # noqa: PLC0415
     if n < 2 or n % 2:
