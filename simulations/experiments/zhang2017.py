@@ -326,8 +326,9 @@ def rrpsgd_envelope(cell: dict) -> dict:
     beta, mu, L, d = c["beta"], c["mu"], float(p["L"]), int(p["d"])
     X = float(data.max_norm)
     m = obj.minimum(data)
-    a0 = float(np.atleast_1d(obj.F(np.zeros((1, d)), data))[0]) - \
-        float(m.lower if m.lower is not None else m.value)
+    if m.lower is None:      # min F's best value found is above F*: a_0 would be too small
+        raise ValueError("the upper envelope needs a certified lower bound on min F")
+    a0 = float(np.atleast_1d(obj.F(np.zeros((1, d)), data))[0]) - float(m.lower)
     DF = float(p["D_F"])
     eps, delta = float(cell["eps"]), float(cell["delta"])
 

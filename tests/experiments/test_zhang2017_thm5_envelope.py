@@ -89,3 +89,21 @@ def test_alg2_reports_K_n_squared_with_few_replicates():
     r = get_algorithm("zhang2017.alg2")(obj, data, eps=1.0, delta=1e-5, reps=1, seed=3)
     assert r.params["K"] == 256
     assert int(np.max(r.params["R"])) <= 256
+
+
+def test_envelope_needs_a_certified_lower_bound_on_min_F(monkeypatch):
+    """a_0 = F(w0) - F* enters the upper envelope: with only the best value found (>= F*),
+    a_0 would be too small, so the cell refuses instead of falling back to it."""
+    from dptheory_simulations.objectives import Minimum
+    from dptheory_simulations.objectives.erm import LogisticRidge
+    real = LogisticRidge.minimum
+    calls = {"n": 0}
+
+    def no_lower(self, data):
+        m = real(self, data)
+        calls["n"] += 1
+        return Minimum(m.value, False, None, m.w, "best value found only")
+    monkeypatch.setattr(LogisticRidge, "minimum", no_lower)
+    with pytest.raises(ValueError, match="certified lower bound"):
+        z.rrpsgd_envelope(_cell(16, 2))
+    assert calls["n"] >= 1
