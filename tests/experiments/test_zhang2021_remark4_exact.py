@@ -119,3 +119,21 @@ def test_run_that_may_leave_the_ball_is_outside_the_hypotheses():
             "best_K": 0, "judge_best_K": False}
     out = excess_exact(cell)
     assert out["p_leave"] > 0 and out["hypotheses_hold"] is False
+
+
+def test_judged_best_K_must_also_stay_in_the_ball(monkeypatch):
+    """With ``judge_best_K`` the measured value is the run at the best K, so the ball
+    condition is checked there too: a leave probability that is 0 at the setting's K and 1
+    at every other K makes the hypotheses fail."""
+    from dptheory_simulations.experiments import exact as ex
+    r = _remark4("on")
+    cell = {**r.fixed, "n": 2500, "seed": 3, "reps": 1}
+    out = excess_exact(cell)
+    assert out["hypotheses_hold"] and out["best_K"]["p_leave"] <= cell["max_p_leave"]
+    K = out["params"]["K"]
+    assert out["best_K"]["K"] != K                   # the planted case below is reachable
+    monkeypatch.setattr(ex, "dpageem_leave_probability",
+                        lambda **kw: 0.0 if kw["K"] == K else 1.0)
+    planted = excess_exact(cell)
+    assert planted["p_leave"] == 0.0 and planted["best_K"]["p_leave"] == 1.0
+    assert not planted["hypotheses_hold"]
