@@ -67,7 +67,6 @@ from dptheory.budget import check_steps
 from dptheory.privacy import (DEFAULT_ORDERS, ComposedEvent, GaussianEvent, SelfComposedEvent,
                               eps_from_rdp_improved, rdp_fixed_size_gaussian, zcdp_to_dp)
 from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS, smallest_noise
-from dptheory.privacy.samplers import symmetric_gaussian_matrix
 from dptheory.symbolic.assumptions import HessianLipschitz, Lipschitz, Smooth
 
 from .base import check_positive as _positive, check_int as _count, check_w0 as _w0
@@ -188,12 +187,8 @@ def _hess_noise(gens: list[np.random.Generator], active: np.ndarray, d: int,
     """H_k of Algorithm 1 step 4 for the active replicates (wang2020's symmetric Gaussian)."""
     # the values of symmetric_gaussian_matrix(gens[i], 1, d, sigma_H) for each active i (the
     # same draws of each generator, scaled and mirrored the same way), filled in one pass:
-    # one call per replicate cost 2/3 of a Remark 1 cell
+    # one call per replicate cost 2/3 of a Remark 1 cell (no active replicate: shape (0, d, d))
     idx = np.flatnonzero(active)
-    if idx.size == 0:
-        return np.zeros((0, d, d))
-    if idx.size == 1:
-        return symmetric_gaussian_matrix(gens[idx[0]], 1, d, sigma_H)
     iu = np.triu_indices(d)
     vals = np.empty((idx.size, iu[0].size))
     for j, i in enumerate(idx):

@@ -228,19 +228,28 @@ _R1_UNDECIDED = (
     "2%; the largest stays 1.23-1.29), so sweeps that start below n = 1e9 are "
     "pre-asymptotic; more starts per size (reps) narrow the slopes")
 
+#: Remark 1's sizes, a factor 32 apart: --quick runs _R1_N[2:7], --full all of them
+_R1_N = [10 ** 6 * 32 ** k for k in range(8)]
+
+
+def _sci(x: float) -> str:
+    """x to two digits as 1.1e15 (for the description)."""
+    return f"{x:.2g}".replace("e+0", "e").replace("e+", "e")
+
 _R1_DESCRIPTION = (
     "DP-TR on strict-saddle d = 2 (4000 records drawn from the seed, each repeated n/4000 "
     "times: a data set of n records with the same x_bar at every n, exact for the "
     "full-batch gradient and Hessian DP-TR uses), each replicate from its own random start "
-    "w0 = (0, u), u ~ U[1.3, 1.9] (Algorithm 1 takes any initial vector and Theorem 2 holds "
+    f"w0 = (0, u), u ~ U[{_W0_SEGMENT[0][1]:g}, {_W0_SEGMENT[1][1]:g}] (Algorithm 1 takes any "
+    "initial vector and Theorem 2 holds "
     "for each with any Delta >= F(w0) - F*: here the largest gap on the segment, so T and "
     "the noise are common), at the accuracy alpha that Theorem 2's (derived) sufficient "
     "condition n >= n_req(alpha) guarantees at n (so the run is inside the theorem's "
     "regime; Remark 1 hides the constant). Judged: the 0.9-quantile of alpha_hat (Theorem "
     "2's accuracy holds w.p. 1 - zeta, zeta = 0.1; Remark 1 restates it at fixed n) vs n, "
-    "slope -4/7 (tolerance 0.15: ln(1/alpha) hidden, T rounding), at n = 3.3e10 .. 3.4e16 "
-    "(96 starts per size; --full: 1e6 .. 3.4e16, the last five judged, 512 starts per "
-    "size), sizes a factor 32 apart. "
+    "slope -4/7 (tolerance 0.15: ln(1/alpha) hidden, T rounding), at n = "
+    f"{_sci(_R1_N[2])} .. {_sci(_R1_N[6])} (96 starts per size; --full: {_sci(_R1_N[0])} .. "
+    f"{_sci(_R1_N[-1])}, the last five judged, 128 starts per size), sizes a factor 32 apart. "
     "The random "
     "start averages the phase at which the path enters the last trust region, which a "
     "fixed start ties to n (see the reason of an undecided verdict); a quantile over the "
@@ -250,8 +259,7 @@ _R1_DESCRIPTION = (
 
 RECIPES: list[Recipe] = [
     utility_recipe(id="wang2020.remark1:slope-n", item="wang2020.remark1", check="slope",
-                   cell=f"{MODULE}:dptr", sweep={"n": [10 ** 6 * 32 ** k for k in range(2, 7)]},
-                   sweep_full={"n": [10 ** 6 * 32 ** k for k in range(8)]},
+                   cell=f"{MODULE}:dptr", sweep={"n": _R1_N[2:7]}, sweep_full={"n": _R1_N},
                    fixed={**_SS, "eps": 1.0, "delta": 1e-5, "alpha_rule": "sufficient", "zeta": 0.1,
                           "w0_segment": _W0_SEGMENT, "base_n": 4000},
                    reps=96, block=48, reps_full=128, expected_slope=-4.0 / 7.0, tolerance=0.15,

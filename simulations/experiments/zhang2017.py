@@ -169,7 +169,7 @@ def paired_logistic(cell: dict, n: int) -> tuple[Any, Any, np.ndarray]:
     without cancellation, to relative precision at every w however close to w_hat (float64
     resolves them down to ~1e-300, where the GD runs of Lemmas 5 and 8 end, far below the
     ~1e-16 floor of F(w) - F(w_hat) computed as a difference). Returns (objective, the
-    2n-record data set the constants are certified on, the n/2 x d matrix of the x_j).
+    n-record data set the constants are certified on, the n/2 x d matrix of the x_j).
     """
     from dptheory_simulations.objectives import Dataset  # noqa: PLC0415
     if n < 2 or n % 2:
@@ -271,7 +271,7 @@ def rrpsgd(cell: dict) -> dict:
             "eps_tight": float(res.privacy["tight"]["epsilon"])}
 
 
-def _rrpsgd_envelope_at(n: int, *, K: int, eta: float, s2: float, a0: float, X: float,
+def _rrpsgd_envelope_at(*, K: int, eta: float, s2: float, a0: float, X: float,
                         mu: float, beta: float, d: int) -> tuple[float, float]:
     """(L, U): certified envelopes of E||grad F(w_R)||^2 for RRPSGD with constant step eta
     <= 1/beta, R uniform on {1..K}, on a mu-strongly convex, beta-smooth F whose sampled
@@ -326,8 +326,9 @@ def rrpsgd_envelope(cell: dict) -> dict:
     beta, mu, L, d = c["beta"], c["mu"], float(p["L"]), int(p["d"])
     X = float(data.max_norm)
     m = obj.minimum(data)
-    a0 = float(np.atleast_1d(obj.F(np.zeros((1, d)), data))[0]) - \
-        float(m.lower if m.lower is not None else m.value)
+    if m.lower is None:      # min F's best value found is above F*: a_0 would be too small
+        raise ValueError("the upper envelope needs a certified lower bound on min F")
+    a0 = float(np.atleast_1d(obj.F(np.zeros((1, d)), data))[0]) - float(m.lower)
     DF = float(p["D_F"])
     eps, delta = float(cell["eps"]), float(cell["delta"])
 
@@ -336,14 +337,16 @@ def rrpsgd_envelope(cell: dict) -> dict:
                                               "G": L}, what="s2_rr")
         sigma = math.sqrt(4 * L * L + d * s2)
         eta = min(1 / beta, DF / (sigma * nn))
-        return _rrpsgd_envelope_at(nn, K=nn * nn, eta=eta, s2=s2, a0=a0, X=X, mu=mu,
-                                   beta=beta, d=d)
+        return _rrpsgd_envelope_at(K=nn * nn, eta=eta, s2=s2, a0=a0, X=X, mu=mu, beta=beta,
+                                   d=d)
 
-    if abs(at(n)[1] - _rrpsgd_envelope_at(n, K=int(p["K"]), eta=float(p["eta"]),
-                                          s2=float(out["noise"]["s"]) ** 2, a0=a0, X=X, mu=mu,
-                                          beta=beta, d=d)[1]) > 1e-9 * at(n)[1]:
-        raise ValueError("the run's eta, s or K differ from Theorem 5's settings")
     lo, up = at(n)
+    # the run's own eta, s and K give the same upper envelope (else it is not Theorem 5's run)
+    run_up = _rrpsgd_envelope_at(K=int(p["K"]), eta=float(p["eta"]),
+                                 s2=float(out["noise"]["s"]) ** 2, a0=a0, X=X, mu=mu, beta=beta,
+                                 d=d)[1]
+    if abs(up - run_up) > 1e-9 * up:
+        raise ValueError("the run's eta, s or K differ from Theorem 5's settings")
     env = [at(nn) for nn in ENVELOPE_N]
     how = (f"descent lemma (upper) and e_t recursion with strong convexity (lower), "
            f"E||delta||^2 <= X^2; beta = {beta:.4g}, mu = {mu:.4g}, L = {L:.4g}, X = {X:.4g}, "

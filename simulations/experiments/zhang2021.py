@@ -565,7 +565,8 @@ def excess_exact(cell: dict) -> dict:
     selftest). ``max_p_leave`` (optional): the hypotheses hold only if the run stays in the
     ball with probability >= 1 - max_p_leave. ``best_K`` (optional, a factor m): also the
     smallest exact value over K = ceil(K/m)..m K (:func:`best_over_K`), reported as
-    ``best_K``, and returned as the measured value when ``judge_best_K`` is true.
+    ``best_K``, and returned as the measured value when ``judge_best_K`` is true (then
+    ``max_p_leave`` applies at that K too: its ``p_leave`` is reported in ``best_K``).
     """
     from dptheory_simulations.algorithms.zhang2021 import pi_eq4_stages, pi_tight  # noqa: PLC0415
     from .exact import dpageem_excess, dpageem_leave_probability  # noqa: PLC0415
@@ -597,12 +598,23 @@ def excess_exact(cell: dict) -> dict:
         c2 = pi / pi1
     xb = data.X.mean(axis=0)
     V = float(np.mean(np.sum((data.X - xb) ** 2, axis=1)))
-    value = dpageem_excess(e0_sq=float(xb @ xb), h=1.0, eta0=st["eta0"], T0=T0, tMon0=tMon0,
-                           K=K, varrho=varrho, pi=pi, d=data.d, V=V, n=n, B=B)
+
+    def excess_at(k: int, pi_k: float) -> float:
+        """The exact excess with k stages and noise pi_k (the rest of the setting fixed)."""
+        return dpageem_excess(e0_sq=float(xb @ xb), h=1.0, eta0=st["eta0"], T0=T0,
+                              tMon0=tMon0, K=k, varrho=varrho, pi=pi_k, d=data.d, V=V, n=n, B=B)
+
+    value = excess_at(K, pi)
     zeta_max = float(np.max(np.linalg.norm(data.X - xb, axis=1)))
-    p_leave = dpageem_leave_probability(radius=obj.domain_radius, w_star_norm=float(np.linalg.norm(xb)),
-                                        h=1.0, eta0=st["eta0"], T0=T0, tMon0=tMon0, K=K,
-                                        varrho=varrho, pi=pi, d=data.d, zeta_max=zeta_max)
+
+    def leave_at(k: int, pi_k: float) -> float:
+        """The certified probability that the run with k stages and noise pi_k leaves the ball."""
+        return dpageem_leave_probability(radius=obj.domain_radius,
+                                         w_star_norm=float(np.linalg.norm(xb)), h=1.0,
+                                         eta0=st["eta0"], T0=T0, tMon0=tMon0, K=k,
+                                         varrho=varrho, pi=pi_k, d=data.d, zeta_max=zeta_max)
+
+    p_leave = leave_at(K, pi)
     Fgap = float(obj.F(np.zeros(data.d), data)) - fmin_upper(obj, data)
     vals = {"n": n, "d": data.d, "eps": eps, "delta": delta, "G": L, "mu": st["mu_pl"],
             "theta": st["theta"], "B": B, "Fgap": Fgap, "sigma_g": st.get("sigma_g", L),
@@ -623,17 +635,19 @@ def excess_exact(cell: dict) -> dict:
     if cell.get("best_K"):
         m = int(cell["best_K"])
         best = best_over_K(value, K=K, kmin=max(1, math.ceil(K / m)), kmax=m * K,
-                           excess=lambda k: dpageem_excess(
-                               e0_sq=float(xb @ xb), h=1.0, eta0=st["eta0"], T0=T0,
-                               tMon0=tMon0, K=k, varrho=varrho, d=data.d, V=V, n=n, B=B,
-                               pi=pi_eq4_stages(n=n, eps=eps, delta=delta, L=L, c2=c2, K=k,
-                                                T0=T0)))
+                           excess=lambda k: excess_at(k, pi_eq4_stages(
+                               n=n, eps=eps, delta=delta, L=L, c2=c2, K=k, T0=T0)))
         out["best_K"] = best
         how += (f"; over every K in {best['kmin']}..{best['kmax']} (K = Omega(log ...) with "
                 f"a constant from 1/{m} to {m} x the setting; pi = eq. (4) at c2 = {c2:.4g} with "
                 f"that K) the smallest exact value is {best['value']:.4g} at K = {best['K']}")
         if cell.get("judge_best_K"):   # the measured quantity: that smallest value
             value = best["value"]
+            # the hypotheses must hold at the K judged too: the run there stays in the ball
+            best["p_leave"] = leave_at(best["K"], pi_eq4_stages(
+                n=n, eps=eps, delta=delta, L=L, c2=c2, K=best["K"], T0=T0))
+            if "max_p_leave" in cell:
+                hyps = hyps and best["p_leave"] <= float(cell["max_p_leave"])
     return {**out, "samples": [value] * int(cell.get("reps", 1)), "exact": value, "bound": bound,
             "derivation": how, "trivial": 0.5 * (R + float(np.linalg.norm(xb))) ** 2,
             "trivial_source": "F - F* <= (R + ||w*||)^2/2 on the ball",

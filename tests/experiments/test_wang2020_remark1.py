@@ -48,6 +48,7 @@ def test_random_starts_lie_on_the_segment_with_a_common_delta():
     assert gap == pytest.approx(top, rel=1e-12)
     out = W.dptr(cell)
     assert len(out["samples"]) == 6 and all(v > 0 for v in out["samples"])
-    assert out["start_passes"] is False and out["params"]["Delta"] == pytest.approx(top)
+    # Delta is the segment gap just checked, passed through (not approx's default 1e-6)
+    assert out["start_passes"] is False and out["params"]["Delta"] == pytest.approx(top, rel=1e-12)
     with pytest.raises(ValueError, match="w0_segment"):
         W.dptr({**cell, "w0_segment": [[0.0, 1.3]]})

@@ -27,7 +27,7 @@ def _cell(n: int, reps: int, seed: int = 5) -> dict:
 def test_closed_forms_sum_the_recursions(eta, K):
     """U and L are the per-step recursions of the derivation summed over t = 1..K by hand."""
     beta, mu, X, d, s2, a0 = 1.5, 0.2, 0.8, 3, 2.0, 0.7
-    lo, up = z._rrpsgd_envelope_at(0, K=K, eta=eta, s2=s2, a0=a0, X=X, mu=mu, beta=beta, d=d)
+    lo, up = z._rrpsgd_envelope_at(K=K, eta=eta, s2=s2, a0=a0, X=X, mu=mu, beta=beta, d=d)
     su2 = X * X + d * s2
     c = 1 - beta * eta / 2
     # upper: sum_t g_t <= (a_1 - a_{K+1})/(eta c) + K beta eta su2/(2c), a_1 <= a0 + beta eta^2 su2/2
@@ -38,12 +38,15 @@ def test_closed_forms_sum_the_recursions(eta, K):
     for _ in range(K):
         e = (1 - eta * beta) ** 2 * e + eta * eta * d * s2
         total += mu * mu * e
-    assert lo == pytest.approx(total / K, rel=1e-9)
+    # K float64 steps of the recursion, each adding O(eps) relative: K eps <= 2000 x 2.2e-16
+    # = 4.4e-13 (measured 1.4e-14); the closed form uses 1 - q = eta beta (2 - eta beta)
+    # directly, without cancellation
+    assert lo == pytest.approx(total / K, rel=1e-12)
 
 
 def test_envelopes_need_eta_beta_at_most_one():
     with pytest.raises(ValueError, match="eta beta <= 1"):
-        z._rrpsgd_envelope_at(0, K=3, eta=2.0, s2=1.0, a0=1.0, X=1.0, mu=0.1, beta=1.0, d=1)
+        z._rrpsgd_envelope_at(K=3, eta=2.0, s2=1.0, a0=1.0, X=1.0, mu=0.1, beta=1.0, d=1)
 
 
 def test_simulated_mean_lies_in_the_envelope():
@@ -86,3 +89,21 @@ def test_alg2_reports_K_n_squared_with_few_replicates():
     r = get_algorithm("zhang2017.alg2")(obj, data, eps=1.0, delta=1e-5, reps=1, seed=3)
     assert r.params["K"] == 256
     assert int(np.max(r.params["R"])) <= 256
+
+
+def test_envelope_needs_a_certified_lower_bound_on_min_F(monkeypatch):
+    """a_0 = F(w0) - F* enters the upper envelope: with only the best value found (>= F*),
+    a_0 would be too small, so the cell refuses instead of falling back to it."""
+    from dptheory_simulations.objectives import Minimum
+    from dptheory_simulations.objectives.erm import LogisticRidge
+    real = LogisticRidge.minimum
+    calls = {"n": 0}
+
+    def no_lower(self, data):
+        m = real(self, data)
+        calls["n"] += 1
+        return Minimum(m.value, False, None, m.w, "best value found only")
+    monkeypatch.setattr(LogisticRidge, "minimum", no_lower)
+    with pytest.raises(ValueError, match="certified lower bound"):
+        z.rrpsgd_envelope(_cell(16, 2))
+    assert calls["n"] >= 1

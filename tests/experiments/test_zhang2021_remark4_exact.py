@@ -64,7 +64,9 @@ def test_hand_closed_form_matches_the_exact_recursion():
     pi = C2 * L * math.sqrt(2 * T0 * (2 ** K - 1) * math.log(1 / DELTA)) / (n * EPS)
     got = dpageem_excess(e0_sq=E0_SQ, h=1.0, eta0=eta0, T0=T0, tMon0=0, K=K, varrho=0.5, pi=pi,
                          d=D_DIM, V=V, n=n, B=math.ceil(math.sqrt(n)))
-    assert got == pytest.approx(_dpages_by_hand(n, K, c4=1.9), rel=1e-9)
+    # the same recursion by two float64 routes: rounding only, at most about eps per step over
+    # the sum_k T0 2^k ~ 1000 steps of K = 8 stages, ~2e-13 (measured 2.4e-15)
+    assert got == pytest.approx(_dpages_by_hand(n, K, c4=1.9), rel=1e-12)
 
 
 def test_stage_contracts_by_more_than_half_at_c4_1_9():
@@ -117,3 +119,21 @@ def test_run_that_may_leave_the_ball_is_outside_the_hypotheses():
             "best_K": 0, "judge_best_K": False}
     out = excess_exact(cell)
     assert out["p_leave"] > 0 and out["hypotheses_hold"] is False
+
+
+def test_judged_best_K_must_also_stay_in_the_ball(monkeypatch):
+    """With ``judge_best_K`` the measured value is the run at the best K, so the ball
+    condition is checked there too: a leave probability that is 0 at the setting's K and 1
+    at every other K makes the hypotheses fail."""
+    from dptheory_simulations.experiments import exact as ex
+    r = _remark4("on")
+    cell = {**r.fixed, "n": 2500, "seed": 3, "reps": 1}
+    out = excess_exact(cell)
+    assert out["hypotheses_hold"] and out["best_K"]["p_leave"] <= cell["max_p_leave"]
+    K = out["params"]["K"]
+    assert out["best_K"]["K"] != K                   # the planted case below is reachable
+    monkeypatch.setattr(ex, "dpageem_leave_probability",
+                        lambda **kw: 0.0 if kw["K"] == K else 1.0)
+    planted = excess_exact(cell)
+    assert planted["p_leave"] == 0.0 and planted["best_K"]["p_leave"] == 1.0
+    assert not planted["hypotheses_hold"]
