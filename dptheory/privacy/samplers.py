@@ -11,7 +11,8 @@ Laws and operators implemented (the papers cited per law):
 * :func:`laplace` - coordinate-wise Laplace(0, scale).
 * :func:`l2_laplace` - the "l2-Laplace" law with density proportional to
   exp(-||z||_2 / scale) (zhang2017 Algorithm 1 line 6, with scale = Delta / eps).
-* :func:`symmetric_gaussian_matrix` - wang2020 Algorithm 1 step 4 noise H_k.
+* :func:`symmetric_gaussian_matrix` - wang2020 Algorithm 1 step 4 noise H_k
+  (:func:`symmetric_gaussian_matrices`: one per generator).
 * :func:`clip_per_sample` - yang2022 eq. (2) clipping factor min{1, C/||g||}.
 * :func:`normalize_per_sample` - yang2022 eq. (3) normalisation factor 1/(||g|| + r).
 """
@@ -32,6 +33,7 @@ __all__ = [
     "laplace",
     "l2_laplace",
     "symmetric_gaussian_matrix",
+    "symmetric_gaussian_matrices",
     "clip_per_sample",
     "normalize_per_sample",
 ]
@@ -142,9 +144,32 @@ def symmetric_gaussian_matrix(rng: np.random.Generator, reps: int, p: int, std: 
     n = _check_count("reps", reps)
     dim = _check_count("p", p)
     s = _check_nonnegative_finite("std", std)
+    vals = rng.standard_normal((n, dim * (dim + 1) // 2), dtype=np.float64) * s
+    return _symmetric_from_upper(vals, dim)
+
+
+def symmetric_gaussian_matrices(rngs: Sequence[np.random.Generator], p: int,
+                                std: float) -> np.ndarray:
+    """One :func:`symmetric_gaussian_matrix` per generator, ``(len(rngs), p, p)``: row i
+    equals ``symmetric_gaussian_matrix(rngs[i], 1, p, std)[0]`` (the same draws of each
+    generator), built in one pass instead of one call per generator (wang2020's per-replicate
+    Hessian noise)."""
+    for g in rngs:
+        _check_rng(g)
+    dim = _check_count("p", p)
+    s = _check_nonnegative_finite("std", std)
+    vals = np.empty((len(rngs), dim * (dim + 1) // 2), dtype=np.float64)
+    for row, g in zip(vals, rngs):
+        g.standard_normal(out=row)
+    vals *= s
+    return _symmetric_from_upper(vals, dim)
+
+
+def _symmetric_from_upper(vals: np.ndarray, dim: int) -> np.ndarray:
+    """(n, dim, dim) symmetric matrices whose upper triangles (diagonal included, row-major)
+    are the rows of ``vals``; each lower entry is a copy of its upper counterpart."""
     iu = np.triu_indices(dim)
-    vals = rng.standard_normal((n, iu[0].size), dtype=np.float64) * s
-    h = np.zeros((n, dim, dim), dtype=np.float64)
+    h = np.zeros((vals.shape[0], dim, dim), dtype=np.float64)
     h[:, iu[0], iu[1]] = vals
     h[:, iu[1], iu[0]] = vals  # mirror: assignment copies, so symmetry is exact
     return h

@@ -20,7 +20,7 @@ Common choices (the printed text leaves them open):
 * ``sigma`` / ``sigma_H`` override the calibrated noise stds (0 gives the non-private method);
   the privacy report is then computed for the noise actually used.
 * Randomness: gradient noise and subsets from :class:`ReplicateStreams`; the Hessian noise
-  matrices come from :func:`dptheory.privacy.samplers.symmetric_gaussian_matrix` fed by one
+  matrices come from :func:`dptheory.privacy.samplers.symmetric_gaussian_matrices` fed by one
   child generator per replicate, spawned from that replicate's stream (``Generator.spawn``),
   so they do not shift the other draws and results stay batching-invariant.
 
@@ -67,6 +67,7 @@ from dptheory.budget import check_steps
 from dptheory.privacy import (DEFAULT_ORDERS, ComposedEvent, GaussianEvent, SelfComposedEvent,
                               eps_from_rdp_improved, rdp_fixed_size_gaussian, zcdp_to_dp)
 from dptheory.privacy.calibrate import FIXED_SIZE_ORDERS, smallest_noise
+from dptheory.privacy.samplers import symmetric_gaussian_matrices
 from dptheory.symbolic.assumptions import HessianLipschitz, Lipschitz, Smooth
 
 from .base import check_positive as _positive, check_int as _count, check_w0 as _w0
@@ -184,20 +185,10 @@ def _noise_std(name: str, value: Any) -> float | None:
 
 def _hess_noise(gens: list[np.random.Generator], active: np.ndarray, d: int,
                 sigma_H: float) -> np.ndarray:
-    """H_k of Algorithm 1 step 4 for the active replicates (wang2020's symmetric Gaussian)."""
-    # the values of symmetric_gaussian_matrix(gens[i], 1, d, sigma_H) for each active i (the
-    # same draws of each generator, scaled and mirrored the same way), filled in one pass:
-    # one call per replicate cost 2/3 of a Remark 1 cell (no active replicate: shape (0, d, d))
-    idx = np.flatnonzero(active)
-    iu = np.triu_indices(d)
-    vals = np.empty((idx.size, iu[0].size))
-    for j, i in enumerate(idx):
-        gens[i].standard_normal(out=vals[j])
-    vals *= sigma_H
-    h = np.zeros((idx.size, d, d))
-    h[:, iu[0], iu[1]] = vals
-    h[:, iu[1], iu[0]] = vals
-    return h
+    """H_k of Algorithm 1 step 4 for the active replicates (wang2020's symmetric Gaussian),
+    each from its replicate's generator, in one pass (one sampler call per replicate cost 2/3
+    of a Remark 1 cell); no active replicate: shape (0, d, d)."""
+    return symmetric_gaussian_matrices([gens[i] for i in np.flatnonzero(active)], d, sigma_H)
 
 
 def _child_gens(streams: ReplicateStreams) -> list[np.random.Generator]:

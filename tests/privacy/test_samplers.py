@@ -197,3 +197,15 @@ def test_normalize_values():
     out = samplers.normalize_per_sample(g, 1.0)
     assert np.allclose(out[0, 0], [0.5, 2 / 3])
     assert np.array_equal(out[0, 1], [0.0, 0.0])
+
+
+def test_symmetric_gaussian_matrices_equal_one_call_per_generator():
+    # one pass over several generators gives each generator's own single-matrix draw
+    got = samplers.symmetric_gaussian_matrices([rng(5), rng(6), rng(7)], 4, 0.3)
+    want = np.concatenate([samplers.symmetric_gaussian_matrix(rng(s), 1, 4, 0.3) for s in (5, 6, 7)])
+    np.testing.assert_array_equal(got, want)
+    assert samplers.symmetric_gaussian_matrices([], 4, 0.3).shape == (0, 4, 4)
+    with pytest.raises(ValueError, match="p must be >= 1"):
+        samplers.symmetric_gaussian_matrices([rng()], 0, 1.0)
+    with pytest.raises(ValueError, match="std"):
+        samplers.symmetric_gaussian_matrices([rng()], 2, -1.0)
