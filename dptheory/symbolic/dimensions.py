@@ -61,10 +61,28 @@ def dimension(expr: sp.Basic, issues: list[str] | None = None,
     """Dimension of ``expr``; inconsistencies are appended to ``issues`` (if given) and the
     first term's dimension is carried on, so one pass reports every violation."""
     issues = [] if issues is None else issues
-    units = {info.symbol: info.unit for info in registered().values()}
-    if normalized:
-        units = {k: sp.sympify(v).subs(normalized) for k, v in units.items()}
-    return _dim(sp.sympify(expr), units, issues, set())
+    return _dim(sp.sympify(expr), _units(normalized), issues, set())
+
+
+#: ``{(registry size, normalisation): {symbol: unit}}``. The registry only grows (a symbol
+#: registered twice must keep its unit), so its size identifies its content; caching saves
+#: re-substituting every registered unit on each call (tens of thousands of SymPy ``subs``
+#: per verification otherwise).
+_UNITS: dict[tuple, dict] = {}
+
+
+def _units(normalized: dict | None) -> dict:
+    reg = registered()
+    norm = tuple(sorted(((sp.sympify(k), sp.sympify(v)) for k, v in normalized.items()),
+                        key=str)) if normalized else ()
+    key = (len(reg), norm)
+    units = _UNITS.get(key)
+    if units is None:
+        units = {info.symbol: info.unit for info in reg.values()}
+        if normalized:
+            units = {k: sp.sympify(v).subs(normalized) for k, v in units.items()}
+        _UNITS[key] = units
+    return units
 
 
 def _dim(e: sp.Basic, units: dict, issues: list[str], bound: set) -> sp.Expr:

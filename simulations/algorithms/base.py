@@ -24,7 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dptheory.symbolic.assumptions import Assumption
-from ._seeding import generators
+from ._seeding import generators, generators_of
 from dptheory_simulations.objectives.base import check_positive  # noqa: F401 - shared by the simulators
 
 CALIBRATIONS = ("paper", "tight")
@@ -77,7 +77,11 @@ class ReplicateStreams:
         """Every replicate's generator of stream ``kind`` (its index in KINDS is the key)."""
         k = self.KINDS.index(kind)
         if kind != "aux":
-            return generators([(self._seed, (self._first + r, k)) for r in range(self.reps)])
+            if self._seed >> 64 or (self._first + self.reps) >> 63:    # beyond uint64 arrays
+                return generators([(self._seed, (self._first + r, k)) for r in range(self.reps)])
+            rows = np.arange(self._first, self._first + self.reps, dtype=np.uint64)
+            return generators_of(np.full(self.reps, self._seed, dtype=np.uint64),
+                                 np.stack([rows, np.full(self.reps, k, dtype=np.uint64)], 1))
         return [np.random.Generator(np.random.PCG64(np.random.SeedSequence(
             self._seed, spawn_key=(self._first + r, k)))) for r in range(self.reps)]
 

@@ -40,7 +40,7 @@ from dptheory.symbolic.numeric import resolve_settings
 from dptheory.budget import check_steps
 from dptheory.symbolic.symbols import S
 
-from ._seeding import generators
+from ._seeding import generators_of
 from .base import two_sided
 from .base import (Algorithm, Recorder, ReplicateStreams, RunResult, Timer, check_calibration,
                    check_privacy, check_reps, metrics_at)
@@ -77,7 +77,9 @@ class KeyedNormals:
 
     def __init__(self, keys: np.ndarray, d: int, family: int, chunk: int = 64,
                  T: int | None = None, scale: float | None = None) -> None:
-        self.keys = [[int(k) for k in row] for row in np.asarray(keys, dtype=np.uint64)]
+        self.keys = np.asarray(keys, dtype=np.uint64)
+        if self.keys.ndim == 1:
+            self.keys = self.keys[:, None]
         self.d, self.family, self.chunk = int(d), int(family), int(chunk)
         # scale: calls return scale * normals (one product per chunk instead of per node;
         # the same values as scaling each node)
@@ -90,8 +92,8 @@ class KeyedNormals:
         self._streams: dict[tuple[int, int], list] = {}
 
     def _generators(self, level: int, parity: int) -> list[np.random.Generator]:
-        key = (self.family, int(level), int(parity))
-        return generators([(k, key) for k in self.keys])
+        key = np.array([self.family, int(level), int(parity)], dtype=np.uint64)
+        return generators_of(self.keys, np.broadcast_to(key, (len(self.keys), 3)))
 
     def _chunk(self, level: int, parity: int, c: int) -> np.ndarray:
         st = self._streams.get((level, parity))

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from simulations.algorithms._seeding import generators
+from simulations.algorithms._seeding import generators, generators_of
 
 
 def _numpy(entropy, key):
@@ -38,3 +38,29 @@ def test_a_changed_word_changes_the_stream():
 def test_negative_entropy_is_an_error():
     with pytest.raises(ValueError, match="non-negative"):
         generators([(-1, (0,))])
+
+
+def test_generators_of_arrays_are_numpys_seedsequence_streams():
+    # reference: NumPy's SeedSequence; values on both sides of every word boundary (0, 2**32 - 1,
+    # 2**32, 2**64 - 1) mixed per column, so rows of different word patterns are grouped
+    rng = np.random.default_rng(11)
+    edge = np.array([0, 1, 2**32 - 1, 2**32, 2**52 + 7, 2**64 - 1], dtype=np.uint64)
+    for k, j in [(1, 0), (1, 2), (2, 3), (3, 1), (2, 0)]:
+        m = 120
+        ent = np.where(rng.random((m, k)) < 0.5, edge[rng.integers(0, 6, (m, k))],
+                       rng.integers(0, 2**63, (m, k), dtype=np.uint64))
+        key = np.where(rng.random((m, j)) < 0.5, edge[rng.integers(0, 6, (m, j))],
+                       rng.integers(0, 50, (m, j)).astype(np.uint64))
+        for i, g in enumerate(generators_of(ent, key)):
+            ref = _numpy([int(x) for x in ent[i]], tuple(int(x) for x in key[i]))
+            assert g.bit_generator.state == ref.bit_generator.state
+    # a 1-d entropy is one int per row (NumPy: SeedSequence(int) == SeedSequence([int]))
+    g = generators_of(np.array([5, 2**40]), np.array([[1, 2], [3, 4]]))
+    assert g[1].bit_generator.state == _numpy(2**40, (3, 4)).bit_generator.state
+
+
+def test_generators_of_refuses_bad_shapes_and_negatives():
+    with pytest.raises(ValueError, match="same m"):
+        generators_of(np.zeros((3, 2), dtype=np.uint64), np.zeros((2, 1), dtype=np.uint64))
+    with pytest.raises(ValueError, match="non-negative"):
+        generators_of(np.array([[-1]]), np.zeros((1, 1), dtype=np.int64))
