@@ -169,28 +169,35 @@ def partial_fisher_yates(n: int, u: np.ndarray) -> np.ndarray:
     jumping (they are short: a chain needs k_i < size, which has probability < size/n).
     """
     rows, size = u.shape
-    j = np.arange(size)
-    k = j + np.minimum((u * (n - j)).astype(np.int64), n - j - 1)
-    sv = np.sort(k * size + j, axis=1)                      # swaps by (k_i, i)
-    srt, ks = sv % size, sv // size
+    # int32 wherever every intermediate fits (k * size + j < n * size): half the memory
+    # traffic of int64 on these (rows, size) passes; the result is int64 either way
+    it = np.int32 if n * size < 2**31 else np.int64
+    j = np.arange(size, dtype=it)
+    k = j + np.minimum((u * (n - j)).astype(it), (n - 1 - j).astype(it))
+    sv = np.sort(k * it(size) + j, axis=1)                  # swaps by (k_i, i)
+    srt, ks = sv % it(size), sv // it(size)
     r_idx, s_idx = np.nonzero(ks[:, 1:] == ks[:, :-1])      # srt[:, s+1] repeats srt[:, s]
-    prev = np.full((rows, size), -1, dtype=np.int64)        # latest i < j with k_i = k_j
+    prev = np.full((rows, size), -1, dtype=it)              # latest i < j with k_i = k_j
     prev[r_idx, srt[r_idx, s_idx + 1]] = srt[r_idx, s_idx]
     last = np.ones((rows, size), dtype=bool)                # no later i with k_i = k_j
     last[r_idx, srt[r_idx, s_idx]] = False
     # parent_j = latest i < j with k_i = j: the last swap into position j, or the one
     # before it when that is swap j itself (k_j = j)
-    parent = np.full((rows, size), -1, dtype=np.int64)
     r_idx, i_idx = np.nonzero(last & (k < size))
     target = k[r_idx, i_idx]
-    parent[r_idx, target] = np.where(i_idx < target, i_idx, prev[r_idx, i_idx])
-    A = np.where(parent >= 0, parent, j)                    # follow parents to a root: A_j
-    while True:
-        nxt = np.take_along_axis(A, A, axis=1)
-        if np.array_equal(nxt, A):
-            break
-        A = nxt
-    out = k.copy()
+    parent = np.where(i_idx < target, i_idx, prev[r_idx, i_idx])
+    # A_j = j where j has no parent; else follow parents to a root by pointer jumping, on
+    # the entries with a parent only (a few per row: the rest are their own roots)
+    A = np.broadcast_to(j, (rows, size)).copy()
+    has = parent >= 0
+    r_idx, t_idx = r_idx[has], target[has]
+    A[r_idx, t_idx] = parent[has]
+    while r_idx.size:
+        nxt = A[r_idx, A[r_idx, t_idx]]
+        moved = nxt != A[r_idx, t_idx]          # a fixed point is a root (parents decrease)
+        A[r_idx, t_idx] = nxt
+        r_idx, t_idx = r_idx[moved], t_idx[moved]
+    out = k.astype(np.int64)
     r_idx, j_idx = np.nonzero(prev >= 0)
     out[r_idx, j_idx] = A[r_idx, prev[r_idx, j_idx]]
     return out

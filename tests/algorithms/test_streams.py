@@ -25,7 +25,8 @@ def _loop(n: int, u: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.parametrize("n,size,rows", [(1, 1, 3), (2, 1, 5), (8, 2, 9), (20, 5, 30),
-                                         (100, 25, 200), (1000, 100, 8), (50, 12, 300)])
+                                         (100, 25, 200), (1000, 100, 8), (50, 12, 300),
+                                         (16, 16, 40)])
 def test_partial_fisher_yates_equals_the_loop(n, size, rows):
     rng = np.random.default_rng(n * 31 + size)
     for coarse in (False, True):
@@ -33,6 +34,24 @@ def test_partial_fisher_yates_equals_the_loop(n, size, rows):
         if coarse:                             # coarse uniforms: many repeated positions
             u = np.floor(u * 3) / 3
         np.testing.assert_array_equal(partial_fisher_yates(n, u), _loop(n, u))
+
+
+def test_partial_fisher_yates_at_large_n_equals_the_loop():
+    # n * size >= 2**31: the int64 path (the int32 one would overflow k * size + j); the
+    # loop keeps only the moved positions (a dict), since a list of n values is too large
+    n, size = 2**28 + 3, 8
+    u = np.random.default_rng(5).random((20, size))
+    k0 = np.floor(u[:, 0] * n)
+    u[:, 1] = (k0 - 1 + 0.5) / (n - 1)          # swap 1 targets swap 0's position k_0
+    u[:, 2] = 3.5 / (n - 2)                      # swap 2 targets position 5 < size
+    want = []
+    for row in u:
+        moved: dict[int, int] = {}
+        for j, uj in enumerate(row):
+            k = j + min(int(uj * (n - j)), n - j - 1)
+            moved[j], moved[k] = moved.get(k, k), moved.get(j, j)
+        want.append([moved.get(j, j) for j in range(size)])
+    np.testing.assert_array_equal(partial_fisher_yates(n, u), np.array(want))
 
 
 def test_blocks_of_steps_equal_single_steps():
