@@ -36,7 +36,7 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from dptheory.privacy.conversions import eps_from_rdp_improved, eps_from_rdp_mironov
 from dptheory.privacy.events import GaussianEvent, SampledEvent, SelfComposedEvent
@@ -88,7 +88,9 @@ def final_iterate_lower(q: float, T: int, multiplier: float, delta: float) -> fl
     k = np.arange(0, T + 1)
     pk = stats.binom.pmf(k, T, q)
     taus = np.linspace(0.0, T * q + 12 * s, 4000)
-    pd = np.array([float(np.sum(pk * stats.norm.sf((t - k) / s))) for t in taus])
+    # special.ndtr(-x) is what stats.norm.sf(x) evaluates, without its per-call overhead
+    # (4000 calls: most of this function's time)
+    pd = np.array([float(np.sum(pk * special.ndtr(-((t - k) / s)))) for t in taus])
     pdp = stats.norm.sf(taus / s)
 
     def excess(eps: float) -> float:

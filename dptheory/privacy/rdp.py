@@ -281,17 +281,22 @@ def _wor_log_bound_int(q: float, sigma: float, alpha: int,
                        diffs: tuple[float, ...]) -> float:
     """(alpha-1) * eps'(alpha): log of WBK19 Thm 9 sum, with Thm 27 terms where computable."""
     eps2 = 1.0 / sigma ** 2                                   # eps(2) of the Gaussian
-    log_terms = [0.0]
+    log_terms = np.empty(max(alpha, 2))
+    log_terms[0] = 0.0
     # j = 2: gamma^2 C(alpha,2) min{4 (e^{eps(2)} - 1), 2 e^{eps(2)}}  (eps(inf) = inf)
     t2 = min(math.log(4.0) + eps2 + math.log(-math.expm1(-eps2)), eps2 + math.log(2.0))
-    log_terms.append(2 * math.log(q) + float(_log_comb(float(alpha), np.array(2.0))) + t2)
-    for j in range(3, alpha + 1):
+    log_terms[1] = 2 * math.log(q) + float(_log_comb(float(alpha), np.array(2.0))) + t2
+    if alpha >= 3:
+        # j = 3..alpha at once: the same float operations, element by element, as one j
+        ji = np.arange(3, alpha + 1)
+        j = ji.astype(np.float64)
         thm9 = math.log(2.0) + (j - 1) * j / (2.0 * sigma ** 2)   # 2 e^{(j-1) eps(j)}
-        lo, hi = diffs[2 * (j // 2)], diffs[2 * ((j + 1) // 2)]
-        thm27 = math.log(4.0) + 0.5 * (lo + hi) if not (math.isnan(lo) or math.isnan(hi)) \
-            else math.inf
-        log_terms.append(j * math.log(q) + float(_log_comb(float(alpha), np.array(float(j))))
-                         + min(thm9, thm27))
+        d = np.asarray(diffs, dtype=np.float64)
+        lo, hi = d[2 * (ji // 2)], d[2 * ((ji + 1) // 2)]
+        with np.errstate(invalid="ignore"):
+            thm27 = np.where(np.isnan(lo) | np.isnan(hi), np.inf,
+                             math.log(4.0) + 0.5 * (lo + hi))
+        log_terms[2:] = j * math.log(q) + _log_comb(float(alpha), j) + np.minimum(thm9, thm27)
     return logsumexp(log_terms)[0]
 
 

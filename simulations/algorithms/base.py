@@ -176,11 +176,12 @@ def partial_fisher_yates(n: int, u: np.ndarray) -> np.ndarray:
     k = j + np.minimum((u * (n - j)).astype(it), (n - 1 - j).astype(it))
     sv = np.sort(k * it(size) + j, axis=1)                  # swaps by (k_i, i)
     srt, ks = sv % it(size), sv // it(size)
-    r_idx, s_idx = np.nonzero(ks[:, 1:] == ks[:, :-1])      # srt[:, s+1] repeats srt[:, s]
+    r_rep, s_idx = np.nonzero(ks[:, 1:] == ks[:, :-1])      # srt[:, s+1] repeats srt[:, s]
+    j_rep = srt[r_rep, s_idx + 1]                           # the swaps j with a prev
     prev = np.full((rows, size), -1, dtype=it)              # latest i < j with k_i = k_j
-    prev[r_idx, srt[r_idx, s_idx + 1]] = srt[r_idx, s_idx]
+    prev[r_rep, j_rep] = srt[r_rep, s_idx]
     last = np.ones((rows, size), dtype=bool)                # no later i with k_i = k_j
-    last[r_idx, srt[r_idx, s_idx]] = False
+    last[r_rep, srt[r_rep, s_idx]] = False
     # parent_j = latest i < j with k_i = j: the last swap into position j, or the one
     # before it when that is swap j itself (k_j = j)
     r_idx, i_idx = np.nonzero(last & (k < size))
@@ -198,8 +199,7 @@ def partial_fisher_yates(n: int, u: np.ndarray) -> np.ndarray:
         A[r_idx, t_idx] = nxt
         r_idx, t_idx = r_idx[moved], t_idx[moved]
     out = k.astype(np.int64)
-    r_idx, j_idx = np.nonzero(prev >= 0)
-    out[r_idx, j_idx] = A[r_idx, prev[r_idx, j_idx]]
+    out[r_rep, j_rep] = A[r_rep, prev[r_rep, j_rep]]
     return out
 
 

@@ -312,8 +312,7 @@ def _trust_region_loop(objective: Any, data: Any, s: dict[str, Any], *, reps: in
             H = objective.hess_F(Wa, data)
         else:
             g = objective.batch_grad_mean(Wa, data, S_idx[act])               # eq. (6)
-            H = np.stack([objective.hess(w, data.X[idx], data.y[idx]).mean(axis=0)
-                          for w, idx in zip(Wa, T_idx[act])])              # eq. (7)
+            H = objective.batch_hess_mean(Wa, data, T_idx[act])               # eq. (7)
         g_t = g + e[act]
         H_t = H + _hess_noise(hgens, act, d, sigma_H)
         if transcript is not None:

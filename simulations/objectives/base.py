@@ -385,6 +385,19 @@ class Objective(ABC):
         W, idx = self._check_batch(W, idx)
         return self._batch_grad_mean(W, data.X, data.y, idx)
 
+    def batch_hess_mean(self, W: Any, data: Dataset, idx: Any) -> np.ndarray:
+        """Minibatch mean Hessians ``(1/B) sum_b hess f(W[r], data[idx[r, b]])``: (reps, d, d),
+        the numbers of ``hess(W[r], data.X[idx[r]], data.y[idx[r]]).mean(axis=0)`` per
+        replicate (the same computation per row, with the argument checks done once)."""
+        W, idx = self._check_batch(W, idx)
+        if not self.has_hessian:
+            raise ValueError(f"{type(self).__name__} has no Hessian")
+        X, y = data.X, data.y
+        out = np.empty((W.shape[0], self.d, self.d))
+        for r in range(W.shape[0]):
+            out[r] = self._hess(W[r:r + 1], X[idx[r]], y[idx[r]])[0].mean(axis=0)
+        return out
+
     def batch_grad_mean_kernel(self, data: Dataset, reps: int, B: int
                                ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
         """:meth:`batch_grad_mean` for a hot loop: ``kernel(W, idx)`` with the shapes checked

@@ -40,6 +40,23 @@ def test_one_sample_batch_grad_mean_is_the_per_sample_gradient(name):
     np.testing.assert_array_equal(obj.batch_grad_mean(W, data, idx),
                                   obj.batch_grad(W, data, idx)[:, 0, :])
 
+@pytest.mark.parametrize("name", NAMES)
+def test_batch_hess_mean_is_the_per_replicate_hessian_mean(name):
+    # the reference: the public per-sample Hessians of each replicate's subset, averaged
+    # (what wang2020's Algorithm 2 computed before, replicate by replicate), bit for bit
+    obj, data = instance(name, n=30 if name != "pl-nonconvex" else 5)
+    rng = np.random.default_rng(5)
+    W = random_points(obj, 4, rng)
+    idx = rng.integers(0, data.n, size=(4, 6))
+    if not obj.has_hessian:
+        with pytest.raises(ValueError, match="no Hessian"):
+            obj.batch_hess_mean(W, data, idx)
+        return
+    want = np.stack([obj.hess(W[r], data.X[idx[r]], data.y[idx[r]]).mean(axis=0)
+                     for r in range(4)])
+    np.testing.assert_array_equal(obj.batch_hess_mean(W, data, idx), want)
+
+
 def test_batch_grad_mean_validates():
     obj, data = instance("logistic-ridge")
     with pytest.raises(ValueError, match="idx must have shape"):
