@@ -28,9 +28,11 @@ so a resumed run returns exactly what an uninterrupted one does.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import pickle
 import socket
+import sys
 import threading
 import time
 import traceback
@@ -111,7 +113,6 @@ def fork_available() -> bool:
     """Whether this process can fork workers that inherit its state (Linux, ``fork`` start
     method): the beside process of ``verify`` and the report's figure processes need it."""
     import multiprocessing
-    import sys
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -144,6 +145,14 @@ def _watch_parent(parent_pid: int) -> None:
     threading.Thread(target=watch, name="dptheory-parent-watch", daemon=True).start()
 
 
+def _init_worker(parent_pid: int, path: tuple[str, ...]) -> None:
+    """loky's initializer: the parent's ``sys.path`` (entries this worker lacks, in the
+    parent's order before its own), then :func:`_watch_parent`."""
+    sys.path[:] = list(path) + [p for p in sys.path if p not in path]
+    importlib.invalidate_caches()
+    _watch_parent(parent_pid)
+
+
 def _run_in_worker(parent_pid: int, func: Callable[[dict[str, Any]], Any],
                    cell: Mapping[str, Any], key: str) -> tuple[str, bool, Any, float, float]:
     """:func:`_run_one` in a local worker process, watched by :func:`_watch_parent`."""
@@ -161,7 +170,12 @@ def _joblib(func: Callable, todo: Sequence[tuple[dict, str]], n_jobs: int) -> It
     parent = os.getpid()
     # the watch starts when a worker starts (loky's initializer), not at its first task: a
     # worker still waiting for work when the parent is killed exits too
-    with parallel_config(backend="loky", initializer=_watch_parent, initargs=(parent,)):
+    # the workers also take this process's sys.path: loky reuses its workers across calls
+    # while the initializer's arguments are unchanged, and a worker started before a path
+    # was added (a plugin's directory, a notebook's sys.path.insert) could not import the
+    # cells' functions; a changed path gives new arguments, so new workers
+    with parallel_config(backend="loky", initializer=_init_worker,
+                         initargs=(parent, tuple(sys.path))):
         parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
         gen = parallel(delayed(_run_in_worker)(parent, func, cell, key) for cell, key in todo)
     try:

@@ -281,3 +281,20 @@ def test_cells_timed_before_start_longest_first(tmp_path, monkeypatch):
         out = run_cells(draw, cells, store=store, run_id="now", n_jobs=2, progress=False)
     assert started == [keys[0], keys[2], keys[3], keys[4], keys[1]]
     assert list(out) == keys and _same(out, _reference(5))   # the order changes no result
+
+
+def test_workers_see_a_path_added_after_they_started(tmp_path, monkeypatch):
+    # loky reuses its workers across run_cells calls; a module in a directory added to
+    # sys.path after they started (a plugin, a notebook's sys.path.insert) must import in
+    # them. Before the workers took the parent's sys.path this raised ModuleNotFoundError.
+    first = run_cells(draw, _cells(4), n_jobs=2, base_seed=BASE_SEED, progress=False)
+    assert len(first) == 4
+    (tmp_path / "late_cellmod.py").write_text("def triple(cell):\n    return 3 * cell['n']\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import late_cellmod
+    try:
+        got = run_cells(late_cellmod.triple, _cells(4), n_jobs=2, base_seed=BASE_SEED,
+                        progress=False)
+        assert [got[k] for k in got] == [0, 3, 6, 9]
+    finally:
+        sys.modules.pop("late_cellmod", None)
