@@ -710,10 +710,13 @@ def sup_check(measured: float | Sequence[float], bound: float, *, examples: Sequ
 # ---------------------------------------------------------------------------- exact
 def exact_check(value: float, bound: float, *, trivial: float | None = None,
                 trivial_source: str = "", derivation: str = "", rtol: float = 1e-9,
-                quantity: str = "E[X]", direction: str = "upper") -> CheckResult:
+                quantity: str = "E[X]", direction: str = "upper",
+                kind: str = "exact expectation") -> CheckResult:
     """The claim ``E[X] <= bound`` decided from the exact expectation ``value`` (a closed
     form, exact recursion or quadrature with a certified error, no sampling error;
-    ``derivation`` says which).
+    ``derivation`` says which). ``kind`` names ``value`` in the summary: an exact
+    expectation by default; a claim for every instance decided at its worst instance says so
+    (``"exact value at the worst start"``).
 
     * vacuous — ``bound >= trivial`` (the largest value X can take);
     * refuted — ``value > bound (1 + rtol)`` (``rtol``: float rounding): a certified
@@ -745,7 +748,7 @@ def exact_check(value: float, bound: float, *, trivial: float | None = None,
                            claim=claim)
     tol = rt * abs(b)
     if (v < b - tol) if lower else (v > b + tol):
-        return CheckResult("refuted", f"{quantity}: exact expectation {_g(v)} "
+        return CheckResult("refuted", f"{quantity}: {kind} {_g(v)} "
                            f"{'below the lower' if lower else 'above the'} bound {_g(b)} "
                            f"({derivation})", ev, claim=claim, severity="bound",
                            consequence="the printed bound is false on this instance")
@@ -759,7 +762,7 @@ def exact_check(value: float, bound: float, *, trivial: float | None = None,
     ev["power"] = power
     side = "at or above the lower" if lower else "within the"
     how = f"exact/bound {_g(v / b)}" if b > 0 else f"exact - bound {_g(v - b)}"
-    return CheckResult("supported", f"{quantity}: exact expectation {_g(v)} {side} bound "
+    return CheckResult("supported", f"{quantity}: {kind} {_g(v)} {side} bound "
                        f"{_g(b)} ({how})", ev,
                        claim=claim, power=power)
 

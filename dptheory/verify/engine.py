@@ -129,6 +129,13 @@ def _merge(blocks: list[dict[str, Any]]) -> dict[str, Any]:
     if "in_domain" in blocks[0]:
         w = [len(b.get("samples", [])) or 1 for b in blocks]
         merged["in_domain"] = float(np.average([b.get("in_domain", 1.0) for b in blocks], weights=w))
+    if blocks[0].get("exact") is not None:
+        # an exact expectation is the same in every block; an exact worst case over a block's
+        # own instances (zhang2017 Lemmas 5 and 8: the worst start) is not: the claim is
+        # judged at the worst block (largest for an upper bound, smallest for a lower one)
+        lower = blocks[0].get("direction") == "lower"
+        top = (min if lower else max)(blocks, key=lambda b: b["exact"])
+        merged.update({"exact": top["exact"], "derivation": top.get("derivation", "")})
     if "measured" in blocks[0]:
         worst = max(blocks, key=lambda b: b.get("measured", -math.inf))
         merged["measured"] = worst["measured"]
@@ -384,7 +391,8 @@ def evaluate(r: Recipe, pooled: dict[Any, dict[str, Any]]) -> CheckResult:
                     res = C.exact_check(ps["exact"], ps["bound"], trivial=ps.get("trivial"),
                                         trivial_source=ps.get("trivial_source", ""),
                                         derivation=ps.get("derivation", ""), quantity=q,
-                                        direction=ps.get("direction", "upper"))
+                                        direction=ps.get("direction", "upper"),
+                                        kind=ps.get("exact_kind", "exact expectation"))
                 else:
                     res = C.bound_check(ps["samples"], ps["bound"], trivial=ps.get("trivial"),
                                         trivial_source=ps.get("trivial_source", ""),

@@ -240,7 +240,7 @@ def gd_ratio(cell: dict) -> dict:
     # the ratio cannot exceed (F(w0) - F*)/RHS
     start = paired_gap(W0, Xh, mu_F)
     return {"samples": floats(ratio), "bound": 1.0, "excess": floats(measured),
-            "exact": float(np.max(ratio)),
+            "exact": float(np.max(ratio)), "exact_kind": "exact value at the worst start",
             "derivation": "largest over the starts of (F(w_T) - F*)/RHS on ridge logistic with "
                           "label pairs (w_hat = 0, F* = log 2 exactly; F - F* and grad F "
                           "computed without cancellation: float64 relative precision)",

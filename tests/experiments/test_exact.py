@@ -150,6 +150,23 @@ def test_exact_check_logic():
     assert exact_check(2.0 * (1 + 1e-12), 2.0).verdict == "supported"      # float rounding
     assert exact_check(1.0, 5.0, trivial=4.0).verdict == "vacuous"
     assert exact_check(1.0, 2.0).power["selftest"]["caught"]
+    # the summary names what the value is: an expectation unless told otherwise
+    assert "exact expectation 1" in exact_check(1.0, 2.0).summary
+    worst = exact_check(3.0, 2.0, kind="exact value at the worst start")
+    assert worst.verdict == "refuted" and "exact value at the worst start 3" in worst.summary
+    assert "expectation" not in worst.summary
+
+
+def test_blocks_of_an_exact_worst_case_are_judged_at_the_worst_block():
+    # an exact worst case over each block's own instances differs by block: the pooled point
+    # keeps the largest (upper bound) or smallest (lower bound), whatever the block order
+    from dptheory.verify.engine import _merge
+    blocks = [{"samples": [0.5], "exact": 0.5, "derivation": "block 0", "bound": 1.0},
+              {"samples": [1.5], "exact": 1.5, "derivation": "block 1", "bound": 1.0}]
+    up = _merge(blocks)
+    assert up["exact"] == 1.5 and up["derivation"] == "block 1" and up["samples"] == [0.5, 1.5]
+    low = _merge([{**b, "direction": "lower"} for b in blocks[::-1]])
+    assert low["exact"] == 0.5 and low["derivation"] == "block 0"
 
 
 # ---------------------------------------------------------------- DPageEM (zhang2021)
