@@ -162,7 +162,10 @@ def constants_lines(v: Any) -> list[str]:
 # ----------------------------------------------------------------------------- figures
 def recipe_params(recipe: Any, pooled: dict | None = None) -> str:
     """The parameter line of a recipe's figure: objective (or data) and its parameters, the
-    fixed values, replicates and data sets per point."""
+    fixed values, replicates and data sets per point. With ``pooled`` (the run's points) the
+    counts are the samples each point pooled, as run (``--full`` runs more replicates than
+    the recipe's quick ``reps``, and extension points may add some); without it, the
+    recipe's quick counts."""
     from dptheory.plotting import count, param_line
     fixed = dict(recipe.fixed or {})
     values: dict[str, Any] = {}
@@ -173,8 +176,15 @@ def recipe_params(recipe: Any, pooled: dict | None = None) -> str:
     if fixed.get("family"):
         lead.append(f"{fixed['family']} objective"
                     + (f" on {fixed['data']} data" if fixed.get("data") else ", synthetic data"))
-    extra = [count(recipe.reps, "replicate") + (f" x {recipe.datasets} data sets"
-                                                 if recipe.datasets > 1 else "") + " per point"]
+    sizes = sorted({len(p["samples"]) for p in (pooled or {}).values()
+                    if isinstance(p, dict) and "samples" in p})
+    if sizes:
+        n = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]}-{sizes[-1]}"
+        extra = [f"{n} samples per point" + (f" ({recipe.datasets} data sets)"
+                                             if recipe.datasets > 1 else " (replicates)")]
+    else:
+        extra = [count(recipe.reps, "replicate") + (f" x {recipe.datasets} data sets"
+                                                     if recipe.datasets > 1 else "") + " per point"]
     return param_line(values, lead=lead, extra=extra, width=80)
 
 
@@ -235,7 +245,7 @@ def rate_fig(recipe: Any, verdict: Any, pooled: dict) -> Any:
         ax.set_ylabel(recipe.metric or "measured")
         ax.autoscale_view()
         P.tidy_log_axis(ax.yaxis)
-    P.finish(fig, title=title, params=recipe_params(recipe))
+    P.finish(fig, title=title, params=recipe_params(recipe, pooled))
     return fig
 
 

@@ -236,6 +236,12 @@ def _sci(x: float) -> str:
     """x to two digits as 1.1e15 (for the description)."""
     return f"{x:.2g}".replace("e+0", "e").replace("e+", "e")
 
+#: starts per size of Remark 1's slope (quick, full) and runs per point of Theorem 2's
+#: success rate (quick, full): the recipes and their descriptions read them from here
+_R1_REPS = (96, 128)
+_SUCCESS_REPS = (128, 256)
+_SUCCESS_N = ([4000, 16000, 64000, 256000], [4000, 16000, 64000, 256000, 1024000, 4096000])
+
 _R1_DESCRIPTION = (
     "DP-TR on strict-saddle d = 2 (4000 records drawn from the seed, each repeated n/4000 "
     "times: a data set of n records with the same x_bar at every n, exact for the "
@@ -248,8 +254,9 @@ _R1_DESCRIPTION = (
     "regime; Remark 1 hides the constant). Judged: the 0.9-quantile of alpha_hat (Theorem "
     "2's accuracy holds w.p. 1 - zeta, zeta = 0.1; Remark 1 restates it at fixed n) vs n, "
     "slope -4/7 (tolerance 0.15: ln(1/alpha) hidden, T rounding), at n = "
-    f"{_sci(_R1_N[2])} .. {_sci(_R1_N[6])} (96 starts per size; --full: {_sci(_R1_N[0])} .. "
-    f"{_sci(_R1_N[-1])}, the last five judged, 128 starts per size), sizes a factor 32 apart. "
+    f"{_sci(_R1_N[2])} .. {_sci(_R1_N[6])} ({_R1_REPS[0]} starts per size; --full: "
+    f"{_sci(_R1_N[0])} .. {_sci(_R1_N[-1])}, the last five judged, {_R1_REPS[1]} starts per "
+    "size), sizes a factor 32 apart. "
     "The random "
     "start averages the phase at which the path enters the last trust region, which a "
     "fixed start ties to n (see the reason of an undecided verdict); a quantile over the "
@@ -262,25 +269,30 @@ RECIPES: list[Recipe] = [
                    cell=f"{MODULE}:dptr", sweep={"n": _R1_N[2:7]}, sweep_full={"n": _R1_N},
                    fixed={**_SS, "eps": 1.0, "delta": 1e-5, "alpha_rule": "sufficient", "zeta": 0.1,
                           "w0_segment": _W0_SEGMENT, "base_n": 4000},
-                   reps=96, block=48, reps_full=128, expected_slope=-4.0 / 7.0, tolerance=0.15,
+                   reps=_R1_REPS[0], block=48, reps_full=_R1_REPS[1], expected_slope=-4.0 / 7.0,
+                   tolerance=0.15,
                    quantile=0.9, undecided=_R1_UNDECIDED,
                    extend={"factor": 32, "quick": 0, "full": 0},
                    metric="alpha_hat = max(||grad F||, (-lambda_min)_+^2/rho)",
                    description=_R1_DESCRIPTION),
     utility_recipe(id="wang2020.thm2:success-n", item="wang2020.thm2", check="bound",
-                   cell=f"{MODULE}:success", sweep={"n": [4000, 16000, 64000, 256000]},
-                   sweep_full={"n": [4000, 16000, 64000, 256000, 1024000, 4096000]},
+                   cell=f"{MODULE}:success", sweep={"n": _SUCCESS_N[0]},
+                   sweep_full={"n": _SUCCESS_N[1]},
                    fixed={**_SS, "eps": 1.0, "delta": 1e-5, "alpha_rule": "sufficient", "zeta": 0.1,
                           "w0": _W0},
-                   reps=128, block=32, reps_full=256, metric="failure indicator",
+                   reps=_SUCCESS_REPS[0], block=32, reps_full=_SUCCESS_REPS[1],
+                   metric="failure indicator",
                    description="DP-TR at the settings of wang2020.remark1:slope-n, from the fixed start w0 = (0, 1.9); samples are 1 - success, success = "
                                "output with ||grad F|| <= 7 alpha/4 and lambda_min >= -(13/6) sqrt(alpha "
                                "rho) (the constants of the derivation wang2020.thm2.noise); bound zeta = 0.1. "
                                "The theorem's failure probability zeta + T/p^c holds for some unspecified "
                                "c > 0: it is refuted for every c only if the failure rate exceeds zeta (c -> "
                                "oo), and supported for every c if it stays below zeta, so zeta is the bound "
-                               "in both directions. 128 runs per point (a failure rate of 2 zeta must be detectable at "
-                               "the Bonferroni share of 4 points)."),
+                               "in both directions. "
+                               f"{_SUCCESS_REPS[0]} runs per point at {len(_SUCCESS_N[0])} points "
+                               f"({_SUCCESS_REPS[1]} at {len(_SUCCESS_N[1])} with --full): a failure "
+                               "rate of 2 zeta must be detectable at the Bonferroni share of the "
+                               "points."),
     sensitivity_recipe("wang2020.thm1:grad-sensitivity", "wang2020.thm1", f"{MODULE}:per_step_sensitivity",
                        {"family": ["logistic-nonconvex-reg", "sigmoid-l2"]},
                        {"kind": "grad", "n": 50, "family_params": {"d": 5}, **SEARCH_QUICK}, None,

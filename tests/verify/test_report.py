@@ -74,6 +74,19 @@ def test_only_lists_what_it_skipped_not_checked_items_as_unchecked(only_run):
     assert "fake2030.lemma2:sens" in data["skipped"]["recipes"]
 
 
+def test_parameter_line_counts_the_samples_as_run(only_run):
+    # --full pools more replicates per point than the recipe's quick reps: the figure says
+    # what was run, not the quick count (it said "12 replicates" under a 24-sample point)
+    recipe = {r.id: r for r in only_run.recipes}["fake2030.thm1:bound-n"]
+    pooled = only_run.pooled[recipe.id]
+    assert {len(p["samples"]) for p in pooled.values()} == {recipe.reps}
+    doubled = {x: {**p, "samples": list(p["samples"]) * 2} for x, p in pooled.items()}
+    assert f"{2 * recipe.reps} samples per point" in R.recipe_params(recipe, doubled)
+    mixed = {**pooled, max(pooled): doubled[max(pooled)]}
+    assert f"{recipe.reps}-{2 * recipe.reps} samples per point" in R.recipe_params(recipe, mixed)
+    assert f"{recipe.reps} replicates per point" in R.recipe_params(recipe)
+
+
 def test_rate_figure_titles_ticks_and_intervals(only_run):
     recipes = {r.id: r for r in only_run.recipes}
     v = next(x for x in only_run.verdicts if x.id == "fake2030.thm1:bound-n")
@@ -83,7 +96,7 @@ def test_rate_figure_titles_ticks_and_intervals(only_run):
     title = fig._suptitle.get_text()
     assert not [i for i in internal_ids() if i in title]
     assert title.startswith("zhang2017, Theorem 2 (1): supported")
-    assert "12 replicates" in title
+    assert "12 samples per point (replicates)" in title
     for _, _, boxes in tick_label_boxes(fig):
         assert not overlapping(boxes)
     ax = fig.axes[0]
