@@ -156,13 +156,18 @@ def normalised_sum(obj: Any, data: Any, W: np.ndarray, *, r: float) -> np.ndarra
 
 @dataclass(frozen=True)
 class Stage:
-    """One run of heavy-ball steps w_t = w_{t-1} - eta g~_t + rho_t (w_{t-1} - w_{t-2}),
-    rho_t = varrho for t <= t_mon (zhang2021 Alg. 2, indices as in the simulator)."""
+    """One run of heavy-ball steps w_t = w_{t-1} - eta_t g~_t + rho_t (w_{t-1} - w_{t-2}),
+    rho_t = varrho for t <= t_mon (zhang2021 Alg. 2, indices as in the simulator); ``eta``
+    is one step for every t or the steps eta_1..eta_T (the baselines' c/t, c/sqrt(t))."""
 
     T: int
-    eta: float
+    eta: float | tuple[float, ...]
     t_mon: int
     varrho: float
+
+    def step(self, t: int) -> float:
+        """eta_t, t = 1..T."""
+        return self.eta[t - 1] if isinstance(self.eta, tuple) else self.eta
 
 
 def _loglik_stage(mean: Callable[[np.ndarray], np.ndarray], start: np.ndarray,
@@ -175,7 +180,7 @@ def _loglik_stage(mean: Callable[[np.ndarray], np.ndarray], start: np.ndarray,
     pasts = []
     for t in range(st.T):
         rho = st.varrho if t + 1 <= st.t_mon else 0.0
-        y = (prev + rho * (prev - prev2) - W[:, t]) / st.eta       # the noisy gradient
+        y = (prev + rho * (prev - prev2) - W[:, t]) / st.step(t + 1)   # the noisy gradient
         ll -= np.sum((y - mean(prev)) ** 2, axis=1) / (2 * s * s)
         pasts.append(prev)
         prev2, prev = prev, W[:, t]
@@ -236,16 +241,26 @@ class TranscriptModel:
     canary: Callable[..., dict[str, Any]] | None = None
 
 
+#: zhang2021's stagewise algorithms (restarts from a uniformly drawn iterate)
+_STAGEWISE = ("zhang2021.alg1", "zhang2021.dpages")
+#: zhang2021's single-stage algorithms: Algorithm 2 and the DP-SGD baselines of Sec. 4
+_SINGLE = ("zhang2021.alg2", "zhang2021.dpsgd-const", "zhang2021.dpsgd-c-t",
+           "zhang2021.dpsgd-c-sqrt-t", "zhang2021.dpsgdm-const", "zhang2021.dpsgdem-const")
+
+
 def _zhang2021(alg_id: str) -> Callable[..., tuple[np.ndarray, np.ndarray, float, int]]:
     def loglik(obj: Any, data: Any, res: Any) -> tuple[np.ndarray, np.ndarray, float, int]:
         p = res.params
         if p["B"] != data.n or p.get("clip") is None:
             raise ValueError(f"the transcript audit of {alg_id} needs full batches (B = n) "
                              "and per-sample clipping (clip = C)")
-        if alg_id == "zhang2021.alg2":
-            if p.get("schedule", "const") != "const":
-                raise ValueError("the transcript audit needs the constant step")
-            stages = [Stage(int(p["T"]), float(p["eta"]), int(p["tMon"]), float(p["varrho"]))]
+        if alg_id not in _STAGEWISE:            # one stage: Algorithm 2 and the baselines
+            T, eta = int(p["T"]), float(p["eta"])
+            # the simulator's steps, the same float operations (zhang2021._run_single)
+            etas = {"const": lambda t: eta, "c/t": lambda t: eta / t,
+                    "c/sqrt(t)": lambda t: eta / math.sqrt(t)}[p.get("schedule", "const")]
+            stages = [Stage(T, tuple(etas(t) for t in range(1, T + 1)), int(p["tMon"]),
+                            float(p["varrho"]))]
         else:
             stages = [Stage(int(T), float(e), int(m), float(p["varrho"]))
                       for T, e, m in zip(p["T_k"], p["eta_k"], p["tMon_k"])]
@@ -501,7 +516,7 @@ _ZS = ("the transcript of the noisy clipped gradients, T = {T} (every iterate w_
        "stage restart indices unseen)")
 MODELS: dict[str, TranscriptModel] = {
     **{a: TranscriptModel(_ZS, False, "clip", _from_iterates(_zhang2021(a), "clip"))
-       for a in ("zhang2021.alg1", "zhang2021.alg2", "zhang2021.dpages")},
+       for a in _STAGEWISE + _SINGLE},
     # yang2022's Algorithm 1 outputs w_0..w_T (catalog yang2022.alg1): the transcript is the
     # output
     "yang2022.alg1": TranscriptModel(

@@ -65,6 +65,25 @@ def test_llr_score_is_the_gaussian_likelihood_ratio(pi0):
     assert r["mu_transcript"][1] == pytest.approx(mu, rel=1e-6)
 
 
+@pytest.mark.parametrize("alg_id", ["zhang2021.dpsgd-c-t", "zhang2021.dpsgd-c-sqrt-t",
+                                    "zhang2021.dpsgdm-const", "zhang2021.dpsgdem-const"])
+def test_baselines_llr_is_exact_whatever_the_step_schedule(alg_id, pi0):
+    """The DP-SGD baselines (steps c/t, c/sqrt(t); momentum at every or early steps) release
+    the same noisy clipped gradients as Algorithm 2: their transcript's shift is mu =
+    sqrt(T) (2C/B)/pi whatever the steps, so the LLR read back from the iterates must have
+    Algorithm 2's moments. A schedule read wrongly (eta for eta/t) would misread every noisy
+    gradient after the first and break them."""
+    r = audit_cell({**ALG2, "algorithm": alg_id, "reps": 2000,
+                    "point": {"calibration": "paper"}})
+    mu = math.sqrt(T) * (2 * C / B) / pi0
+    s_in, s_out = np.array(r["scores_in"]), np.array(r["scores_out"])
+    se = mu / math.sqrt(2000)
+    assert abs(s_in.mean() - mu ** 2 / 2) < 4 * se
+    assert abs(s_out.mean() + mu ** 2 / 2) < 4 * se
+    assert s_in.std() == pytest.approx(mu, rel=0.07)
+    assert r["mu_transcript"][0] == pytest.approx(mu, rel=1e-6)
+
+
 def test_planted_noise_over_3_is_refuted(pi0):
     """pi / 3: true eps of the transcript far above the claim -> refuted, severity proof
     (the transcript is not the algorithm's output)."""
@@ -127,7 +146,7 @@ def test_output_transcript_refutation_is_privacy():
 
 def test_unknown_algorithm_is_a_clear_error():
     with pytest.raises(ValueError, match="no transcript model"):
-        audit_cell({**ALG2, "algorithm": "zhang2021.dpsgd-const",
+        audit_cell({**ALG2, "algorithm": "yang2022.dpsgd",
                     "point": {"calibration": "paper"}})
 
 
