@@ -277,9 +277,9 @@ def _log_forward_diffs(sigma: float, n: int) -> tuple[float, ...]:
     return tuple(out)
 
 
-def _wor_log_bound_int(q: float, sigma: float, alpha: int,
-                       diffs: tuple[float, ...]) -> float:
-    """(alpha-1) * eps'(alpha): log of WBK19 Thm 9 sum, with Thm 27 terms where computable."""
+def _wor_log_bound_int(q: float, sigma: float, alpha: int, diffs: np.ndarray) -> float:
+    """(alpha-1) * eps'(alpha): log of WBK19 Thm 9 sum, with Thm 27 terms where computable
+    (``diffs``: :func:`_log_forward_diffs` as an array)."""
     eps2 = 1.0 / sigma ** 2                                   # eps(2) of the Gaussian
     log_terms = np.empty(max(alpha, 2))
     log_terms[0] = 0.0
@@ -291,8 +291,7 @@ def _wor_log_bound_int(q: float, sigma: float, alpha: int,
         ji = np.arange(3, alpha + 1)
         j = ji.astype(np.float64)
         thm9 = math.log(2.0) + (j - 1) * j / (2.0 * sigma ** 2)   # 2 e^{(j-1) eps(j)}
-        d = np.asarray(diffs, dtype=np.float64)
-        lo, hi = d[2 * (ji // 2)], d[2 * ((ji + 1) // 2)]
+        lo, hi = diffs[2 * (ji // 2)], diffs[2 * ((ji + 1) // 2)]
         with np.errstate(invalid="ignore"):
             thm27 = np.where(np.isnan(lo) | np.isnan(hi), np.inf,
                              math.log(4.0) + 0.5 * (lo + hi))
@@ -322,7 +321,7 @@ def rdp_fixed_size_gaussian(orders: Sequence[float] | float, *, q: float,
         return _shape_like(a * (1.0 / sigma) ** 2 / 2.0, orders)
     out = np.empty_like(a)
     # one table of forward differences serves every order (cached per sigma)
-    diffs = _log_forward_diffs(float(sigma), int(math.ceil(a.max())) + 1)
+    diffs = np.asarray(_log_forward_diffs(float(sigma), int(math.ceil(a.max())) + 1))
     for i, alpha in enumerate(a):
         if float(alpha).is_integer():
             out[i] = _wor_log_bound_int(q, sigma, int(alpha), diffs) / (alpha - 1.0)

@@ -77,7 +77,7 @@ class ReplicateStreams:
         """Every replicate's generator of stream ``kind`` (its index in KINDS is the key)."""
         k = self.KINDS.index(kind)
         if kind != "aux":
-            if self._seed >> 64 or (self._first + self.reps) >> 63:    # beyond uint64 arrays
+            if self._seed >> 64 or (self._first + self.reps - 1) >> 64:  # beyond uint64
                 return generators([(self._seed, (self._first + r, k)) for r in range(self.reps)])
             rows = np.arange(self._first, self._first + self.reps, dtype=np.uint64)
             return generators_of(np.full(self.reps, self._seed, dtype=np.uint64),

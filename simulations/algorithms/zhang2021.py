@@ -527,6 +527,18 @@ def nonprivate_sgd_stage(objective: Any, data: Any, *, eps: float | None = None,
 
 # ------------------------------------------------------------------ Algorithm 2 and
 # single-stage baselines
+def step_schedule(schedule: str, eta: float) -> Callable[[int], float]:
+    """eta_t (t = 1..T) of a single-stage run: ``const`` eta, ``c/t`` eta/t, ``c/sqrt(t)``
+    eta/sqrt(t) (Sec. 4's baselines; the transcript audit reads the steps from here too)."""
+    if schedule == "const":
+        return lambda t: eta
+    if schedule == "c/t":
+        return lambda t: eta / t
+    if schedule == "c/sqrt(t)":
+        return lambda t: eta / math.sqrt(t)
+    raise ValueError(f"schedule must be const, c/t or c/sqrt(t), got {schedule!r}")
+
+
 def _run_single(alg_id: str, objective: Any, data: Any, *, eps: Any, delta: Any, reps: int,
                 seed: int, calibration: str, record: int | None, first_replicate: int,
                 schedule: str, output: str, eta: float | None, T: int | None,
@@ -565,14 +577,7 @@ def _run_single(alg_id: str, objective: Any, data: Any, *, eps: Any, delta: Any,
         pi1 = pi_eq4(n=n, eps=eps, delta=delta, L=L, c2=1.0, T=T)
         pi, c2, privacy, rules = _calibrate(calibration=calibration, pi=pi, c2=c2, eps=eps,
                                             delta=delta, L=L, B=B, n=n, steps=T, pi1=pi1)
-        if schedule == "const":
-            step = (lambda t: eta)
-        elif schedule == "c/t":
-            step = (lambda t: eta / t)
-        elif schedule == "c/sqrt(t)":
-            step = (lambda t: eta / math.sqrt(t))
-        else:                                              # pragma: no cover
-            raise ValueError(f"schedule must be const, c/t or c/sqrt(t), got {schedule!r}")
+        step = step_schedule(schedule, eta)
         W0 = _w0(w0, reps, d)
         stages = [Stage(T=T, t_mon=tMon, eta=step, varrho=varrho, output=output)]
         streams = ReplicateStreams(seed, reps, first_replicate)

@@ -54,6 +54,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from dptheory_simulations.algorithms.zhang2021 import step_schedule
+
 #: labels and features of the candidate canaries are also tried at this multiple: far beyond
 #: any clipping threshold, so the clipped gradient of the canary is constant along the path
 CANARY_SCALE = 1e3
@@ -158,16 +160,12 @@ def normalised_sum(obj: Any, data: Any, W: np.ndarray, *, r: float) -> np.ndarra
 class Stage:
     """One run of heavy-ball steps w_t = w_{t-1} - eta_t g~_t + rho_t (w_{t-1} - w_{t-2}),
     rho_t = varrho for t <= t_mon (zhang2021 Alg. 2, indices as in the simulator); ``eta``
-    is one step for every t or the steps eta_1..eta_T (the baselines' c/t, c/sqrt(t))."""
+    holds the steps eta_1..eta_T."""
 
     T: int
-    eta: float | tuple[float, ...]
+    eta: tuple[float, ...]
     t_mon: int
     varrho: float
-
-    def step(self, t: int) -> float:
-        """eta_t, t = 1..T."""
-        return self.eta[t - 1] if isinstance(self.eta, tuple) else self.eta
 
 
 def _loglik_stage(mean: Callable[[np.ndarray], np.ndarray], start: np.ndarray,
@@ -180,7 +178,7 @@ def _loglik_stage(mean: Callable[[np.ndarray], np.ndarray], start: np.ndarray,
     pasts = []
     for t in range(st.T):
         rho = st.varrho if t + 1 <= st.t_mon else 0.0
-        y = (prev + rho * (prev - prev2) - W[:, t]) / st.step(t + 1)   # the noisy gradient
+        y = (prev + rho * (prev - prev2) - W[:, t]) / st.eta[t]      # the noisy gradient
         ll -= np.sum((y - mean(prev)) ** 2, axis=1) / (2 * s * s)
         pasts.append(prev)
         prev2, prev = prev, W[:, t]
@@ -255,14 +253,12 @@ def _zhang2021(alg_id: str) -> Callable[..., tuple[np.ndarray, np.ndarray, float
             raise ValueError(f"the transcript audit of {alg_id} needs full batches (B = n) "
                              "and per-sample clipping (clip = C)")
         if alg_id not in _STAGEWISE:            # one stage: Algorithm 2 and the baselines
-            T, eta = int(p["T"]), float(p["eta"])
-            # the simulator's steps, the same float operations (zhang2021._run_single)
-            etas = {"const": lambda t: eta, "c/t": lambda t: eta / t,
-                    "c/sqrt(t)": lambda t: eta / math.sqrt(t)}[p.get("schedule", "const")]
-            stages = [Stage(T, tuple(etas(t) for t in range(1, T + 1)), int(p["tMon"]),
+            T = int(p["T"])
+            step = step_schedule(p.get("schedule", "const"), float(p["eta"]))  # the simulator's
+            stages = [Stage(T, tuple(step(t) for t in range(1, T + 1)), int(p["tMon"]),
                             float(p["varrho"]))]
         else:
-            stages = [Stage(int(T), float(e), int(m), float(p["varrho"]))
+            stages = [Stage(int(T), (float(e),) * int(T), int(m), float(p["varrho"]))
                       for T, e, m in zip(p["T_k"], p["eta_k"], p["tMon_k"])]
         W = res.trajectory["w"]
         w0 = np.zeros_like(W[:, 0])

@@ -83,11 +83,9 @@ class PLNonconvex(LinearModelObjective):
                 "feature_radius": self.feature_radius, "scale": self.scale}
 
     def _phi(self, z: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        u, c = z - y, self.scale
-        return c * h(u), c * (2.0 * u + 3.0 * np.sin(2.0 * u)), c * (2.0 + 6.0 * np.cos(2.0 * u))
+        return self.scale * h(z - y), self._dphi(z, y), self._d2phi(z, y)
 
-    # phi' and phi'' alone, the same expressions as in _phi (so the same numbers): gradients
-    # and Hessians then skip the two other transcendental passes
+    # phi' and phi'' alone: gradients and Hessians skip the other transcendental passes
     def _dphi(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
         u, c = z - y, self.scale
         return c * (2.0 * u + 3.0 * np.sin(2.0 * u))

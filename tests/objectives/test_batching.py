@@ -14,12 +14,18 @@ from ._cases import instance, random_points
 NAMES = sorted(FAMILIES)
 
 
+def _batch(name: str, seed: int, reps: int, B: int):
+    """(objective, data, W (reps, d), idx (reps, B)) of family ``name`` (pl-nonconvex needs
+    n <= d: 5 records), the points and indices drawn from ``seed``."""
+    obj, data = instance(name, n=30 if name != "pl-nonconvex" else 5)
+    rng = np.random.default_rng(seed)
+    W = random_points(obj, reps, rng)
+    return obj, data, W, rng.integers(0, data.n, size=(reps, B))
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_batch_grad_mean_is_mean_of_batch_grad(name):
-    obj, data = instance(name, n=30 if name != "pl-nonconvex" else 5)
-    rng = np.random.default_rng(3)
-    W = random_points(obj, 5, rng)
-    idx = rng.integers(0, data.n, size=(5, 7))
+    obj, data, W, idx = _batch(name, 3, 5, 7)
     per_sample = obj.batch_grad(W, data, idx)
     # the definition, one sample at a time
     brute = np.stack([np.mean([obj.grad(W[r], data.X[idx[r, b]][None], data.y[idx[r, b]][None])[0]
@@ -33,21 +39,16 @@ def test_batch_grad_mean_is_mean_of_batch_grad(name):
 def test_one_sample_batch_grad_mean_is_the_per_sample_gradient(name):
     # B = 1 (tran2022, RRPSGD): the mean is the per-sample gradient itself, bit for bit
     # (batch_grad computes phi'(z) x + grad r directly, without a product over the batch)
-    obj, data = instance(name, n=30 if name != "pl-nonconvex" else 5)
-    rng = np.random.default_rng(4)
-    W = random_points(obj, 6, rng)
-    idx = rng.integers(0, data.n, size=(6, 1))
+    obj, data, W, idx = _batch(name, 4, 6, 1)
     np.testing.assert_array_equal(obj.batch_grad_mean(W, data, idx),
                                   obj.batch_grad(W, data, idx)[:, 0, :])
+
 
 @pytest.mark.parametrize("name", NAMES)
 def test_batch_hess_mean_is_the_per_replicate_hessian_mean(name):
     # the reference: the public per-sample Hessians of each replicate's subset, averaged
     # (what wang2020's Algorithm 2 computed before, replicate by replicate), bit for bit
-    obj, data = instance(name, n=30 if name != "pl-nonconvex" else 5)
-    rng = np.random.default_rng(5)
-    W = random_points(obj, 4, rng)
-    idx = rng.integers(0, data.n, size=(4, 6))
+    obj, data, W, idx = _batch(name, 5, 4, 6)
     if not obj.has_hessian:
         with pytest.raises(ValueError, match="no Hessian"):
             obj.batch_hess_mean(W, data, idx)
